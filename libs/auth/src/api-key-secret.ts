@@ -1,0 +1,19 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const PREFIX = 'psk_';
+/** Characters of the key kept in clear to recognise it in listings. */
+const VISIBLE_CHARS = 12;
+
+/** A fresh key: `psk_` + 256 random bits in base64url (43 characters). */
+export function generateApiKeySecret(): string {
+  return PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 hex of the key: the only form the service stores. */
+export function hashApiKeySecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function visiblePrefix(secret: string): string {
+  return secret.slice(0, VISIBLE_CHARS);
+}

@@ -1,0 +1,33 @@
+import type { ApiKey, KeyLimits } from './api-key.js';
+import type { Scope } from './scope.js';
+
+/** Data needed to register a key; the secret itself never reaches the store. */
+export interface NewApiKeyRecord {
+  readonly name: string;
+  readonly prefix: string;
+  readonly hash: string;
+  readonly plan: string;
+  readonly scopes: readonly Scope[];
+  readonly limits: KeyLimits | null;
+}
+
+export interface ApiKeyChanges {
+  readonly plan?: string;
+  readonly scopes?: readonly Scope[];
+  readonly limits?: KeyLimits | null;
+}
+
+/** Port: where API keys live. Implemented by the application's persistence adapter. */
+export interface ApiKeyStore {
+  findActiveByHash(hash: string): Promise<ApiKey | null>;
+  findById(id: number): Promise<ApiKey | null>;
+  /** Keys with id > afterId, ascending, at most `limit`. */
+  list(afterId: number | null, limit: number): Promise<ApiKey[]>;
+  create(record: NewApiKeyRecord): Promise<ApiKey>;
+  /** Registers the record only while no key exists at all (first start); null otherwise. */
+  createIfNoneExist(record: NewApiKeyRecord): Promise<ApiKey | null>;
+  update(id: number, changes: ApiKeyChanges): Promise<ApiKey | null>;
+  revoke(id: number): Promise<ApiKey | null>;
+}
+
+export const API_KEY_STORE = Symbol('ApiKeyStore');

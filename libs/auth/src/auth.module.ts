@@ -1,0 +1,32 @@
+import { DynamicModule, Module, ModuleMetadata, Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyResolver } from './api-key.resolver.js';
+import { API_KEY_STORE, type ApiKeyStore } from './api-key.store.js';
+
+export interface AuthModuleOptions {
+  /** A module that provides and exports `API_KEY_STORE`. */
+  readonly storeModule: NonNullable<ModuleMetadata['imports']>[number];
+}
+
+/**
+ * API-key authentication: registers the global guard and the caching resolver
+ * on top of whatever store the application binds to `API_KEY_STORE`.
+ */
+@Module({})
+export class AuthModule {
+  static forRoot(options: AuthModuleOptions): DynamicModule {
+    const resolver: Provider = {
+      provide: ApiKeyResolver,
+      useFactory: (store: ApiKeyStore) => new ApiKeyResolver(store),
+      inject: [API_KEY_STORE],
+    };
+    return {
+      module: AuthModule,
+      global: true,
+      imports: [options.storeModule],
+      providers: [resolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+      exports: [ApiKeyResolver],
+    };
+  }
+}

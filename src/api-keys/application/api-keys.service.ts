@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import {
+  API_KEY_STORE,
+  type ApiKey,
+  type ApiKeyStore,
+  ApiKeyResolver,
+  generateApiKeySecret,
+  hashApiKeySecret,
+  type KeyLimits,
+  type NewApiKeyRecord,
+  type Scope,
+  visiblePrefix,
+} from '@petstore/auth';
+import type { PlanName } from '@petstore/rate-limit';
+import { appConfig } from '../../config/app.config.js';
+import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
+import { assertLimitsFitPlan } from '../domain/api-key-policy.js';
+
+export interface NewApiKey {
+  readonly name: string;
+  readonly plan: PlanName;
+  readonly scopes: readonly Scope[];
+  readonly limits?: KeyLimits | null;
+}
+
+export interface ApiKeyUpdate {
+  readonly plan?: PlanName;
+  readonly scopes?: readonly Scope[];
+  readonly limits?: KeyLimits | null;
+}
+
+/** A newly issued key: the secret is shown this once and never stored. */
+export interface IssuedApiKey {
+  readonly key: ApiKey;
+  readonly secret: string;
+}
+
+/** Use cases for API keys: issue, list, change, revoke, and the first-start admin key. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @Inject(API_KEY_STORE) private readonly store: ApiKeyStore,
+    private readonly resolver: ApiKeyResolver,
+    @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+  ) {}
+
+  async create(input: NewApiKey): Promise<IssuedApiKey> {
+    const limits = input.limits ?? null;
+    assertLimitsFitPlan(input.plan, limits);
+    const secret = generateApiKeySecret();
+    const record = this.record(input.name, secret, input.plan, input.scopes, limits);
+    const key = await this.store.create(record);
+    this.resolver.invalidateHash(record.hash);
+    return { key, secret };
+  }
+
+  async list({ limit, afterId }: PageRequest): Promise<Page<ApiKey>> {
+    return toPage(await this.store.list(afterId, limit + 1), limit);
+  }
+
+  async get(id: number): Promise<ApiKey> {
+    const key = await this.store.findById(id);
+    if (!key) throw new ApiKeyNotFoundError(id);
+    return key;
+  }
+
+  async update(id: number, changes: ApiKeyUpdate): Promise<ApiKey> {
+    const current = await this.get(id);
+    const plan = changes.plan ?? current.plan;
+    // Leaving the enterprise plan drops its per-key limits unless new ones are given.
+    const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
+    assertLimitsFitPlan(plan, limits);
+    const updated = await this.store.update(id, { plan, scopes: changes.scopes, limits });
+    if (!updated) throw new ApiKeyNotFoundError(id);
+    this.resolver.invalidate(id);
+    return updated;
+  }
+
+  async revoke(id: number): Promise<void> {
+    if (!(await this.store.revoke(id))) throw new ApiKeyNotFoundError(id);
+    this.resolver.invalidate(id);
+  }
+
+  /**
+   * Registers the first admin key while no key exists at all (first start):
+   * an enterprise key with every scope. Null when keys already exist.
+   */
+  async registerFirstAdminKey(secret: string): Promise<ApiKey | null> {
+    const record = this.record(
+      'bootstrap admin',
+      secret,
+      'enterprise',
+      ['read', 'write', 'admin'],
+      this.config.bootstrapAdminLimits,
+    );
+    const created = await this.store.createIfNoneExist(record);
+    if (created) this.resolver.invalidateHash(record.hash);
+    return created;
+  }
+
+  private record(
+    name: string,
+    secret: string,
+    plan: string,
+    scopes: readonly Scope[],
+    limits: KeyLimits | null,
+  ): NewApiKeyRecord {
+    const uniqueScopes = [...new Set(scopes)];
+    return { name, prefix: visiblePrefix(secret), hash: hashApiKeySecret(secret), plan, scopes: uniqueScopes, limits };
+  }
+}

@@ -1,0 +1,22 @@
+import { DomainError } from '@petstore/errors';
+
+export class ApiKeyNotFoundError extends DomainError {
+  readonly code = 'API_KEY_NOT_FOUND';
+  readonly kind = 'not_found';
+  constructor(id: number) {
+    super(`API key ${id} does not exist`);
+  }
+}
+
+/** Per-key limits are the enterprise plan's privilege, and enterprise keys need them. */
+export class KeyLimitsMismatchError extends DomainError {
+  readonly code = 'VALIDATION_FAILED';
+  readonly kind = 'validation';
+  constructor(plan: string, hasLimits: boolean) {
+    super(
+      hasLimits
+        ? `Invalid request: limits are allowed only for the enterprise plan, not '${plan}'`
+        : 'Invalid request: limits ({perMinute, perDay}) are required for the enterprise plan',
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '@petstore/auth';
+import type { Request, Response } from 'express';
+import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
+import { setNextPageLink } from '../../shared/http/link-header.js';
+import { PageQuery } from '../../shared/http/page.query.js';
+import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { ApiKeysService } from '../application/api-keys.service.js';
+import { ApiKeyUpdateDto } from './dto/api-key-update.dto.js';
+import { ApiKeyResponse, IssuedApiKeyResponse } from './dto/api-key.response.js';
+import { NewApiKeyDto } from './dto/new-api-key.dto.js';
+
+const NOT_FOUND = [404, 'No API key has this id (`API_KEY_NOT_FOUND`)'] as const;
+
+@ApiTags('Store')
+@Controller('admin/api-keys')
+@RequireScope('admin')
+export class AdminApiKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post()
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Issue an API key',
+    description: 'The key is in `key` of this response only; the service keeps just its hash.',
+  })
+  @ApiCreatedResponse({
+    type: IssuedApiKeyResponse,
+    description: 'The issued key',
+    headers: { Location: { description: 'URL of the key', schema: { type: 'string' } } },
+  })
+  async create(@Body() body: NewApiKeyDto, @Res({ passthrough: true }) res: Response): Promise<IssuedApiKeyResponse> {
+    const { key, secret } = await this.keys.create(body);
+    res.setHeader('Location', `/admin/api-keys/${key.id}`);
+    return Object.assign(new IssuedApiKeyResponse(), ApiKeyResponse.from(key), { key: secret });
+  }
+
+  @Get()
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: 'List API keys',
+    description: 'Every key ever issued, revoked ones included, ordered by id and paged.',
+  })
+  @ApiOkResponse({ type: [ApiKeyResponse], description: 'One page of keys' })
+  async list(
+    @Query() query: PageQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ApiKeyResponse[]> {
+    const page = await this.keys.list(query.toPageRequest());
+    setNextPageLink(req, res, page);
+    return page.items.map(ApiKeyResponse.from);
+  }
+
+  @Patch(':keyId')
+  @Stability('beta')
+  @ApiOperation({ operationId: 'updateApiKey', summary: "Change an API key's plan, scopes or limits" })
+  @ApiOkResponse({ type: ApiKeyResponse, description: 'The updated key' })
+  @ApiErrors(NOT_FOUND)
+  async update(@Param('keyId', PositiveIdPipe) id: number, @Body() body: ApiKeyUpdateDto): Promise<ApiKeyResponse> {
+    return ApiKeyResponse.from(await this.keys.update(id, body));
+  }
+
+  @Delete(':keyId')
+  @Stability('beta')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description: 'The key stops working at once on this instance, and within seconds on others.',
+  })
+  @ApiNoContentResponse({ description: 'The key is revoked' })
+  @ApiErrors(NOT_FOUND)
+  async revoke(@Param('keyId', PositiveIdPipe) id: number): Promise<void> {
+    await this.keys.revoke(id);
+  }
+}

@@ -1,0 +1,14 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { PLAN_NAMES } from '@petstore/rate-limit';
+
+@ApiSchema({ name: 'PlanQuota', description: 'A plan and its quotas; enterprise quotas are set per key' })
+export class PlanResponse {
+  @ApiProperty({ enum: PLAN_NAMES, enumName: 'Plan', description: 'Plan name' })
+  name!: string;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', description: 'Requests per minute (absent: per key)' })
+  perMinute?: number;
+
+  @ApiPropertyOptional({ type: 'integer', format: 'int32', description: 'Requests per day (absent: per key)' })
+  perDay?: number;
+}

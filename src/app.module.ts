@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from '@petstore/auth';
+import { AllExceptionsFilter } from '@petstore/errors';
+import { ApiKeyStoreModule, ApiKeysModule } from './api-keys/api-keys.module.js';
+import { FirstAdminKey } from './api-keys/application/first-admin-key.js';
+import { CategoriesModule } from './categories/categories.module.js';
+import { appConfig } from './config/app.config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { DemoCatalogue } from './database/demo-catalogue.js';
+import { PetsModule } from './pets/pets.module.js';
+import { createValidationPipe } from './shared/http/validation.pipe.js';
+
+/** Composition root. */
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+    DatabaseModule,
+    AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
+    ApiKeysModule,
+    CategoriesModule,
+    PetsModule,
+  ],
+  providers: [
+    FirstAdminKey,
+    DemoCatalogue,
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CategoriesService } from './application/categories.service.js';
+import { CATEGORY_REPOSITORY } from './domain/category.repository.js';
+import { CategoriesController } from './http/categories.controller.js';
+import { CategoryOrmEntity } from './infrastructure/category.orm-entity.js';
+import { TypeOrmCategoryRepository } from './infrastructure/typeorm-category.repository.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CategoryOrmEntity])],
+  controllers: [CategoriesController],
+  providers: [CategoriesService, { provide: CATEGORY_REPOSITORY, useClass: TypeOrmCategoryRepository }],
+  exports: [CATEGORY_REPOSITORY, CategoriesService],
+})
+export class CategoriesModule {}

@@ -1,0 +1,86 @@
+import { registerAs } from '@nestjs/config';
+
+/** Typed, validated configuration (API.md section 8). Read once at start-up. */
+export interface AppConfig {
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly seedDemoData: boolean;
+  readonly bootstrapAdminKey: string | undefined;
+  readonly bootstrapAdminLimits: { readonly perMinute: number; readonly perDay: number };
+  readonly petsGetByIdDeprecatedAt: Date;
+  readonly petsGetByIdSunset: Date;
+  readonly trustProxy: string | undefined;
+  readonly corsOrigins: readonly string[];
+}
+
+export class ConfigError extends Error {}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function parseDate(env: Env, name: string, fallback: string): Date {
+  const raw = env[name] ?? fallback;
+  const date = new Date(raw);
+  if (Number.isNaN(date.getTime())) throw new ConfigError(`${name} must be an ISO 8601 date-time, got '${raw}'`);
+  return date;
+}
+
+function parsePort(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`${name} must be a port number, got '${raw}'`);
+  return port;
+}
+
+function parsePositiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ConfigError(`${name} must be a positive integer, got '${raw}'`);
+  return value;
+}
+
+function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+/** Builds the configuration from the environment; throws `ConfigError` naming the bad variable. */
+export function loadAppConfig(env: Env = process.env): AppConfig {
+  const bootstrapAdminKey = env.BOOTSTRAP_ADMIN_KEY || undefined;
+  if (bootstrapAdminKey !== undefined && bootstrapAdminKey.length < 32) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_KEY must be at least 32 characters long');
+  }
+  const deprecatedAt = parseDate(env, 'PETS_GET_BY_ID_DEPRECATED_AT', '2026-11-01T00:00:00Z');
+  const sunset = parseDate(env, 'PETS_GET_BY_ID_SUNSET', '2027-06-30T00:00:00Z');
+  if (sunset.getTime() < deprecatedAt.getTime()) {
+    throw new ConfigError('PETS_GET_BY_ID_SUNSET must not be before PETS_GET_BY_ID_DEPRECATED_AT');
+  }
+  return {
+    port: parsePort(env, 'PORT', 3000),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || './data',
+    seedDemoData: parseBoolean(env, 'SEED_DEMO_DATA', true),
+    bootstrapAdminKey,
+    bootstrapAdminLimits: {
+      perMinute: parsePositiveInt(env, 'BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE', 100_000),
+      perDay: parsePositiveInt(env, 'BOOTSTRAP_ADMIN_LIMIT_PER_DAY', 10_000_000),
+    },
+    petsGetByIdDeprecatedAt: deprecatedAt,
+    petsGetByIdSunset: sunset,
+    trustProxy: env.TRUST_PROXY || undefined,
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o.length > 0),
+  };
+}
+
+export const appConfig = registerAs('app', () => loadAppConfig());
+export type AppConfigType = AppConfig;

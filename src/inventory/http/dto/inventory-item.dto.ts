@@ -1,0 +1,20 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PET_STATUS_SCHEMA } from '../../../pets/http/dto/new-pet.dto.js';
+
+@ApiSchema({ name: 'InventoryItem', description: 'Stock of one pet' })
+export class InventoryItemDto {
+  @ApiProperty({ description: 'ID of the animal this entry tracks', type: 'integer', format: 'int64' })
+  petId!: number;
+
+  @ApiProperty({ description: 'Current stock count', type: 'integer', format: 'int32' })
+  quantity!: number;
+
+  @ApiProperty(PET_STATUS_SCHEMA)
+  status!: string;
+}
+
+@ApiSchema({ name: 'InventoryUpdate', description: 'A new stock count' })
+export class InventoryUpdateDto {
+  @ApiProperty({ description: 'The new stock count', type: 'integer', format: 'int32', minimum: 0, maximum: 1_000_000 })
+  quantity!: number;
+}

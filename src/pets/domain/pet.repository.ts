@@ -1,0 +1,26 @@
+import type { Page, PageRequest } from '../../shared/paging/page.js';
+import type { Pet } from './pet.js';
+import type { PetStatus } from './pet-status.js';
+
+/** Filters of the pet list; every present filter must match. */
+export interface PetFilter {
+  readonly statuses?: readonly PetStatus[];
+  readonly categoryId?: number;
+  readonly ids?: readonly number[];
+}
+
+/**
+ * Port: pet persistence. Writes naming a category that does not exist (including
+ * one deleted concurrently) throw `PetCategoryNotFoundError`.
+ */
+export interface PetRepository {
+  findById(id: number): Promise<Pet | null>;
+  findPage(filter: PetFilter, page: PageRequest): Promise<Page<Pet>>;
+  create(pet: Omit<Pet, 'id'>): Promise<Pet>;
+  /** Saves all fields; null when the pet does not exist. */
+  update(pet: Pet): Promise<Pet | null>;
+  /** False when the pet does not exist. */
+  delete(id: number): Promise<boolean>;
+}
+
+export const PET_REPOSITORY = Symbol('PetRepository');

@@ -1,0 +1,33 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { Pet } from '../../domain/pet.js';
+import type { PetStatus } from '../../domain/pet-status.js';
+import { PET_STATUS_SCHEMA } from './new-pet.dto.js';
+
+@ApiSchema({ name: 'Pet', description: 'A pet for sale' })
+export class PetResponse {
+  @ApiProperty({ description: 'Unique identifier assigned on creation', type: 'integer', format: 'int64', example: 1 })
+  id!: number;
+
+  @ApiProperty({ description: "The animal's name", example: 'Rex' })
+  name!: string;
+
+  @ApiProperty({
+    description: 'ID of the category the animal belongs to',
+    type: 'integer',
+    format: 'int64',
+    example: 1,
+  })
+  categoryId!: number;
+
+  @ApiPropertyOptional(PET_STATUS_SCHEMA)
+  status?: PetStatus;
+
+  static from(pet: Pet): PetResponse {
+    return Object.assign(new PetResponse(), {
+      id: pet.id,
+      name: pet.name,
+      categoryId: pet.categoryId,
+      status: pet.status,
+    });
+  }
+}

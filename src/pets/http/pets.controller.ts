@@ -1,0 +1,128 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '@petstore/auth';
+import type { Request, Response } from 'express';
+import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
+import { setNextPageLink } from '../../shared/http/link-header.js';
+import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { PetsService } from '../application/pets.service.js';
+import { PetByIdDeprecation } from './deprecation.policy.js';
+import { ListPetsQuery } from './dto/list-pets.query.js';
+import { NewPetDto } from './dto/new-pet.dto.js';
+import { PetPatchDto } from './dto/pet-patch.dto.js';
+import { PetResponse } from './dto/pet.response.js';
+
+const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
+const CATEGORY_MISSING = [422, 'The body names a category that does not exist (`CATEGORY_NOT_FOUND`)'] as const;
+
+const DEPRECATION_HEADERS = {
+  Deprecation: {
+    description: 'RFC 9745: `@` and the Unix time when the operation was deprecated',
+    schema: { type: 'string' },
+  },
+  Sunset: { description: 'RFC 8594: HTTP-date from which the operation answers 410', schema: { type: 'string' } },
+  Link: { description: 'The successor: `</pets?id={petId}>; rel="successor-version"`', schema: { type: 'string' } },
+} as const;
+
+@ApiTags('Pets')
+@Controller('pets')
+export class PetsController {
+  constructor(
+    private readonly pets: PetsService,
+    private readonly deprecation: PetByIdDeprecation,
+  ) {}
+
+  @Get()
+  @RequireScope('read')
+  @ApiOperation({
+    operationId: 'listPets',
+    summary: 'List pets',
+    description:
+      'Pets ordered by id, filtered by `status`, `categoryId` and `id`, paged by `limit` and `cursor`; a `Link: rel="next"` header points to the next page.',
+  })
+  @ApiOkResponse({ schema: { $ref: '#/components/schemas/Pets' }, description: 'One page of pets' })
+  async list(
+    @Query() query: ListPetsQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PetResponse[]> {
+    const page = await this.pets.list(query.toFilter(), query.toPageRequest());
+    setNextPageLink(req, res, page);
+    return page.items.map(PetResponse.from);
+  }
+
+  @Post()
+  @RequireScope('write')
+  @ApiOperation({
+    operationId: 'createPet',
+    summary: 'Add a pet',
+    description: "`status` defaults to `available`. The new pet's URL is in `Location`.",
+  })
+  @ApiCreatedResponse({
+    type: PetResponse,
+    description: 'The created pet',
+    headers: { Location: { description: 'URL of the new pet', schema: { type: 'string' } } },
+  })
+  @ApiErrors(CATEGORY_MISSING)
+  async create(@Body() body: NewPetDto, @Res({ passthrough: true }) res: Response): Promise<PetResponse> {
+    const pet = await this.pets.create(body);
+    res.setHeader('Location', `/pets/${pet.id}`);
+    return PetResponse.from(pet);
+  }
+
+  @Get(':petId')
+  @RequireScope('read')
+  @ApiOperation({
+    operationId: 'getPetById',
+    summary: 'Get a pet (deprecated)',
+    description:
+      'Deprecated: use `GET /pets?id={petId}` instead. Responses carry `Deprecation`, `Sunset` and a `successor-version` link; from the sunset date the operation answers 410 `OPERATION_SUNSET`.',
+    deprecated: true,
+  })
+  @ApiOkResponse({ type: PetResponse, description: 'The pet', headers: DEPRECATION_HEADERS })
+  @ApiErrors(NOT_FOUND, [410, 'The operation is past its sunset date (`OPERATION_SUNSET`); use `GET /pets?id={petId}`'])
+  async get(
+    @Param('petId', PositiveIdPipe) id: number,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PetResponse> {
+    this.deprecation.apply(res, id);
+    return PetResponse.from(await this.pets.get(id));
+  }
+
+  @Put(':petId')
+  @RequireScope('write')
+  @ApiOperation({
+    operationId: 'replacePet',
+    summary: 'Replace a pet',
+    description: 'Full replace: an omitted `status` returns to `available`.',
+  })
+  @ApiOkResponse({ type: PetResponse, description: 'The updated pet' })
+  @ApiErrors(NOT_FOUND, CATEGORY_MISSING)
+  async replace(@Param('petId', PositiveIdPipe) id: number, @Body() body: NewPetDto): Promise<PetResponse> {
+    return PetResponse.from(await this.pets.replace(id, body));
+  }
+
+  @Patch(':petId')
+  @RequireScope('write')
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'updatePet',
+    summary: 'Update some fields of a pet',
+    description: 'Only the fields present in the body change.',
+  })
+  @ApiOkResponse({ type: PetResponse, description: 'The updated pet' })
+  @ApiErrors(NOT_FOUND, CATEGORY_MISSING)
+  async patch(@Param('petId', PositiveIdPipe) id: number, @Body() body: PetPatchDto): Promise<PetResponse> {
+    return PetResponse.from(await this.pets.patch(id, body));
+  }
+
+  @Delete(':petId')
+  @RequireScope('write')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'deletePet', summary: 'Delete a pet' })
+  @ApiNoContentResponse({ description: 'The pet was deleted' })
+  @ApiErrors(NOT_FOUND)
+  async remove(@Param('petId', PositiveIdPipe) id: number): Promise<void> {
+    await this.pets.remove(id);
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PG_FOREIGN_KEY_VIOLATION, violatedConstraint } from '../../database/pg-errors.js';
+import { toInt8 } from '../../database/int8.js';
+import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import type { Pet } from '../domain/pet.js';
+import { PetCategoryNotFoundError } from '../domain/pet.errors.js';
+import type { PetFilter, PetRepository } from '../domain/pet.repository.js';
+import { PetMapper } from './pet.mapper.js';
+import { PetOrmEntity } from './pet.orm-entity.js';
+
+@Injectable()
+export class TypeOrmPetRepository implements PetRepository {
+  constructor(@InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>) {}
+
+  async findById(id: number): Promise<Pet | null> {
+    const row = await this.rows.findOneBy({ id: toInt8(id) });
+    return row && PetMapper.toDomain(row);
+  }
+
+  async findPage(filter: PetFilter, { limit, afterId }: PageRequest): Promise<Page<Pet>> {
+    const query = this.rows
+      .createQueryBuilder('p')
+      .orderBy('p.id', 'ASC')
+      .limit(limit + 1);
+    if (afterId !== null) query.andWhere('p.id > :afterId', { afterId });
+    if (filter.statuses?.length) query.andWhere('p.status IN (:...statuses)', { statuses: filter.statuses });
+    if (filter.categoryId !== undefined)
+      query.andWhere('p.category_id = :categoryId', { categoryId: filter.categoryId });
+    if (filter.ids?.length) query.andWhere('p.id IN (:...ids)', { ids: filter.ids });
+    return toPage((await query.getMany()).map(PetMapper.toDomain), limit);
+  }
+
+  async create(pet: Omit<Pet, 'id'>): Promise<Pet> {
+    try {
+      return PetMapper.toDomain(await this.rows.save(this.rows.create(PetMapper.toColumns(pet))));
+    } catch (error) {
+      throw this.translate(error, pet.categoryId);
+    }
+  }
+
+  async update(pet: Pet): Promise<Pet | null> {
+    try {
+      const result = await this.rows.update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
+      return result.affected ? pet : null;
+    } catch (error) {
+      throw this.translate(error, pet.categoryId);
+    }
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.rows.delete({ id: toInt8(id) });
+    return (result.affected ?? 0) > 0;
+  }
+
+  private translate(error: unknown, categoryId: number): unknown {
+    return violatedConstraint(error, PG_FOREIGN_KEY_VIOLATION) === 'FK_pets_category'
+      ? new PetCategoryNotFoundError(categoryId)
+      : error;
+  }
+}

@@ -1,0 +1,32 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { ApiError, ValidationFailedError } from '@petstore/errors';
+
+/** Request bodies above this size are refused with 413 before being read whole. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: JSON_TYPES });
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Bodies must be JSON objects of at most 16 KiB: other media types are 415, parse
+ * failures 400 `MALFORMED_JSON` (via the global filter), arrays and scalars 400.
+ */
+export function jsonBody(req: Request, res: Response, next: NextFunction): void {
+  if (!hasBody(req)) return next();
+  if (!req.is(JSON_TYPES)) {
+    return next(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
+  }
+  parseJson(req, res, (error?: unknown) => {
+    if (error) return next(error);
+    const body: unknown = req.body;
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      return next(new ValidationFailedError(['request body must be a JSON object']));
+    }
+    next();
+  });
+}

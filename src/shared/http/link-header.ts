@@ -1,0 +1,15 @@
+import type { Request, Response } from 'express';
+import { encodeCursor } from '../paging/cursor.js';
+import type { Page } from '../paging/page.js';
+
+/**
+ * Adds `Link: <same path and query, next cursor>; rel="next"` when more results
+ * exist, so clients page by following links rather than building URLs.
+ */
+export function setNextPageLink<T extends { id: number }>(req: Request, res: Response, page: Page<T>): void {
+  const last = page.items.at(-1);
+  if (!page.hasMore || !last) return;
+  const url = new URL(req.originalUrl, 'http://placeholder');
+  url.searchParams.set('cursor', encodeCursor(last.id));
+  res.setHeader('Link', `<${url.pathname}${url.search}>; rel="next"`);
+}

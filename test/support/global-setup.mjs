@@ -1,0 +1,18 @@
+// Jest loads global setup outside its TypeScript/ESM pipeline, so this file is plain
+// JavaScript and uses the compiled launcher (`npm test` builds first: see `pretest`).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../../dist/src/database/embedded-postgres.js';
+
+/**
+ * E2E tests run on a real PostgreSQL: `DATABASE_URL` when set (CI: the machine's
+ * server), otherwise a throw-away embedded one in a temporary directory.
+ */
+export default async function globalSetup() {
+  if (process.env.DATABASE_URL) return;
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'));
+  const db = await startEmbeddedPostgres(dir, () => undefined);
+  globalThis.embeddedTestDatabase = { db, dir };
+  process.env.DATABASE_URL = db.url;
+}
