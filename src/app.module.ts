@@ -9,6 +9,8 @@ import { CategoriesModule } from './categories/categories.module.js';
 import { appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoCatalogue } from './database/demo-catalogue.js';
+import { InventoryModule } from './inventory/inventory.module.js';
+import { OrdersModule } from './orders/orders.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
 
@@ -21,6 +23,8 @@ import { createValidationPipe } from './shared/http/validation.pipe.js';
     ApiKeysModule,
     CategoriesModule,
     PetsModule,
+    OrdersModule,
+    InventoryModule,
   ],
   providers: [
     FirstAdminKey,

@@ -1,10 +1,13 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { appConfig } from '../config/app.config.js';
+import { UNIT_OF_WORK } from '../shared/unit-of-work/unit-of-work.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
-/** The PostgreSQL connection; migrations are applied on connect. */
+/** The PostgreSQL connection (migrations applied on connect) and the unit of work over it. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -15,5 +18,7 @@ import { buildDataSourceOptions } from './data-source-options.js';
       },
     }),
   ],
+  providers: [{ provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork }],
+  exports: [UNIT_OF_WORK],
 })
 export class DatabaseModule {}

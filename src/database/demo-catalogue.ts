@@ -11,13 +11,13 @@ const CATEGORIES: ReadonlyArray<readonly [name: string, description: string]> = 
   ['Cats', 'Independent and affectionate'],
   ['Birds', 'Songbirds and parrots'],
 ];
-const PETS: ReadonlyArray<readonly [name: string, category: string, status: string]> = [
-  ['Rex', 'Dogs', 'available'],
-  ['Bella', 'Dogs', 'available'],
-  ['Luna', 'Cats', 'available'],
-  ['Milo', 'Cats', 'pending'],
-  ['Kiwi', 'Birds', 'available'],
-  ['Polly', 'Birds', 'sold'],
+const PETS: ReadonlyArray<readonly [name: string, category: string, status: string, stock: number]> = [
+  ['Rex', 'Dogs', 'available', 5],
+  ['Bella', 'Dogs', 'available', 3],
+  ['Luna', 'Cats', 'available', 2],
+  ['Milo', 'Cats', 'pending', 0],
+  ['Kiwi', 'Birds', 'available', 10],
+  ['Polly', 'Birds', 'sold', 0],
 ];
 
 /** On an empty catalogue, loads a few categories and pets so a newcomer sees data (SEED_DEMO_DATA=false turns it off). */
@@ -41,10 +41,11 @@ export class DemoCatalogue implements OnApplicationBootstrap {
       for (const [name, description] of CATEGORIES) {
         await tx.query('INSERT INTO categories (name, description) VALUES ($1, $2)', [name, description]);
       }
-      for (const [name, category, status] of PETS) {
+      for (const [name, category, status, stock] of PETS) {
         await tx.query(
-          'INSERT INTO pets (name, category_id, status) SELECT $1, id, $3 FROM categories WHERE name = $2',
-          [name, category, status],
+          `WITH pet AS (INSERT INTO pets (name, category_id, status) SELECT $1, id, $3 FROM categories WHERE name = $2 RETURNING id)
+           INSERT INTO inventory (pet_id, quantity) SELECT id, $4 FROM pet`,
+          [name, category, status, stock],
         );
       }
       return true;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/domain/category.repository.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet } from '../domain/pet.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
@@ -11,6 +12,7 @@ export class PetsService {
   constructor(
     @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
   ) {}
 
   list(filter: PetFilter, page: PageRequest): Promise<Page<Pet>> {
@@ -25,7 +27,12 @@ export class PetsService {
 
   async create(draft: PetDraft): Promise<Pet> {
     await this.requireCategory(draft.categoryId);
-    return this.pets.create(newPet(draft));
+    // A pet is a stock-keeping line: it never exists without its inventory entry.
+    return this.uow.run(async (tx) => {
+      const pet = await tx.pets.create(newPet(draft));
+      await tx.stock.createLine(pet.id);
+      return pet;
+    });
   }
 
   async replace(id: number, draft: PetDraft): Promise<Pet> {

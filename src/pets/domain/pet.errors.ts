@@ -25,3 +25,11 @@ export class OperationSunsetError extends DomainError {
     super(`${operation} was withdrawn on ${sunset.toISOString()}; use ${successor}`);
   }
 }
+
+export class PetHasOrdersError extends DomainError {
+  readonly code = 'PET_HAS_ORDERS';
+  readonly kind = 'conflict';
+  constructor(id: number) {
+    super(`Pet ${id} is referenced by orders and cannot be deleted`);
+  }
+}

@@ -19,7 +19,7 @@ export interface PetRepository {
   create(pet: Omit<Pet, 'id'>): Promise<Pet>;
   /** Saves all fields; null when the pet does not exist. */
   update(pet: Pet): Promise<Pet | null>;
-  /** False when the pet does not exist. */
+  /** Deletes the pet and its inventory entry; false when the pet does not exist. Throws `PetHasOrdersError` while any order references it. */
   delete(id: number): Promise<boolean>;
 }
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { PG_FOREIGN_KEY_VIOLATION, violatedConstraint } from '../../database/pg-errors.js';
+import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, violatedConstraint } from '../../database/pg-errors.js';
 import { toInt8 } from '../../database/int8.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Pet } from '../domain/pet.js';
-import { PetCategoryNotFoundError } from '../domain/pet.errors.js';
+import { PetCategoryNotFoundError, PetHasOrdersError } from '../domain/pet.errors.js';
 import type { PetFilter, PetRepository } from '../domain/pet.repository.js';
 import { PetMapper } from './pet.mapper.js';
 import { PetOrmEntity } from './pet.orm-entity.js';
@@ -50,8 +50,14 @@ export class TypeOrmPetRepository implements PetRepository {
   }
 
   async delete(id: number): Promise<boolean> {
-    const result = await this.rows.delete({ id: toInt8(id) });
-    return (result.affected ?? 0) > 0;
+    try {
+      const result = await this.rows.delete({ id: toInt8(id) });
+      return (result.affected ?? 0) > 0;
+    } catch (error) {
+      const constraint = violatedConstraint(error, PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION);
+      if (constraint === 'FK_orders_pet') throw new PetHasOrdersError(id);
+      throw error;
+    }
   }
 
   private translate(error: unknown, categoryId: number): unknown {

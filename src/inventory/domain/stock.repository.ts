@@ -1,0 +1,27 @@
+import type { Page, PageRequest } from '../../shared/paging/page.js';
+import type { PetStatus } from '../../pets/domain/pet-status.js';
+import type { StockLine } from './stock-line.js';
+
+/** An inventory entry as clients see it: stock and the pet's status. */
+export interface InventoryItem {
+  readonly petId: number;
+  readonly quantity: number;
+  readonly status: PetStatus;
+}
+
+/**
+ * Port: stock per pet. `lock` reads a line and holds it for the rest of the unit
+ * of work, so every store event on one pet is applied one at a time; `save`
+ * writes the change from `previous` to `next` (quantity as one guarded atomic
+ * statement that can never make stock negative, status when it changed).
+ */
+export interface StockRepository {
+  /** Creates the empty entry of a new pet. */
+  createLine(petId: number): Promise<void>;
+  lock(petId: number): Promise<StockLine | null>;
+  save(previous: StockLine, next: StockLine): Promise<void>;
+  findItem(petId: number): Promise<InventoryItem | null>;
+  findPage(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>>;
+}
+
+export const STOCK_REPOSITORY = Symbol('StockRepository');

@@ -1,0 +1,63 @@
+import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScope } from '@petstore/auth';
+import type { Request, Response } from 'express';
+import { ApiErrors } from '../../shared/http/api-docs.js';
+import { setNextPageLink } from '../../shared/http/link-header.js';
+import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { InventoryService } from '../application/inventory.service.js';
+import type { InventoryItem } from '../domain/stock.repository.js';
+import { InventoryItemDto, InventoryUpdateDto } from './dto/inventory-item.dto.js';
+import { ListInventoryQuery } from './dto/list-inventory.query.js';
+import { SetInventoryDto } from './dto/set-inventory.dto.js';
+
+const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
+const toDto = (item: InventoryItem): InventoryItemDto => Object.assign(new InventoryItemDto(), item);
+
+@ApiTags('Store')
+@Controller('store/inventory')
+export class InventoryController {
+  constructor(private readonly inventory: InventoryService) {}
+
+  @Get()
+  @RequireScope('read')
+  @ApiOperation({
+    operationId: 'listInventory',
+    summary: 'List stock per pet',
+    description: 'One entry per pet, ordered by pet id, filtered by `status`, paged by `limit` and `cursor`.',
+  })
+  @ApiOkResponse({ type: [InventoryItemDto], description: 'One page of inventory entries' })
+  async list(
+    @Query() query: ListInventoryQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<InventoryItemDto[]> {
+    const page = await this.inventory.list(query.status, query.toPageRequest());
+    setNextPageLink(req, res, page, (item) => item.petId);
+    return page.items.map(toDto);
+  }
+
+  @Get(':petId')
+  @RequireScope('read')
+  @ApiOperation({ operationId: 'getInventory', summary: "Get a pet's stock" })
+  @ApiOkResponse({ type: InventoryItemDto, description: 'The inventory entry' })
+  @ApiErrors(NOT_FOUND)
+  async get(@Param('petId', PositiveIdPipe) petId: number): Promise<InventoryItemDto> {
+    return toDto(await this.inventory.get(petId));
+  }
+
+  @Put(':petId')
+  @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'setInventory',
+    summary: "Set a pet's stock (restock)",
+    description:
+      'Quantity 0–1,000,000. Units make a `pending` or `sold` pet `available`; 0 makes an `available` pet `pending` while it has open orders, else `sold`.',
+  })
+  @ApiBody({ type: InventoryUpdateDto })
+  @ApiOkResponse({ type: InventoryItemDto, description: 'The updated entry' })
+  @ApiErrors(NOT_FOUND)
+  async set(@Param('petId', PositiveIdPipe) petId: number, @Body() body: SetInventoryDto): Promise<InventoryItemDto> {
+    return toDto(await this.inventory.setQuantity(petId, body.quantity));
+  }
+}

@@ -1,0 +1,81 @@
+import type { EntityManager } from 'typeorm';
+import { fromInt8, toInt8 } from '../../database/int8.js';
+import type { PetStatus } from '../../pets/domain/pet-status.js';
+import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import { InsufficientStockError } from '../domain/stock.errors.js';
+import type { StockLine } from '../domain/stock-line.js';
+import type { InventoryItem, StockRepository } from '../domain/stock.repository.js';
+
+interface ItemRow {
+  pet_id: string;
+  quantity: number;
+  status: PetStatus;
+}
+
+const toItem = (row: ItemRow): InventoryItem => ({
+  petId: fromInt8(row.pet_id),
+  quantity: row.quantity,
+  status: row.status,
+});
+
+/** Stock lines over the `inventory` and `pets` tables, bound to one EntityManager (and so one transaction). */
+export class TypeOrmStockRepository implements StockRepository {
+  constructor(private readonly db: EntityManager) {}
+
+  async createLine(petId: number): Promise<void> {
+    await this.db.query('INSERT INTO inventory (pet_id, quantity) VALUES ($1, 0)', [toInt8(petId)]);
+  }
+
+  async lock(petId: number): Promise<StockLine | null> {
+    // Lock first, then read in a second statement: its snapshot is taken after the
+    // lock is granted, so it sees what the previous holder committed.
+    const locked = (await this.db.query('SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE', [
+      toInt8(petId),
+    ])) as unknown[];
+    if (locked.length === 0) return null;
+    const [row] = (await this.db.query(
+      `SELECT i.quantity, p.status,
+              (SELECT count(*) FROM orders o WHERE o.pet_id = i.pet_id AND NOT o.complete)::int AS open_orders
+         FROM inventory i JOIN pets p ON p.id = i.pet_id
+        WHERE i.pet_id = $1`,
+      [toInt8(petId)],
+    )) as Array<{ quantity: number; status: PetStatus; open_orders: number }>;
+    return { petId, quantity: row.quantity, status: row.status, openOrders: row.open_orders };
+  }
+
+  async save(previous: StockLine, next: StockLine): Promise<void> {
+    const delta = next.quantity - previous.quantity;
+    if (delta !== 0) {
+      const [rows] = (await this.db.query(
+        'UPDATE inventory SET quantity = quantity + $2 WHERE pet_id = $1 AND quantity + $2 >= 0 RETURNING quantity',
+        [toInt8(previous.petId), delta],
+      )) as [unknown[], number];
+      if (rows.length === 0) throw new InsufficientStockError(previous.petId, previous.quantity, -delta);
+    }
+    if (next.status !== previous.status) {
+      await this.db.query('UPDATE pets SET status = $2 WHERE id = $1', [toInt8(previous.petId), next.status]);
+    }
+  }
+
+  async findItem(petId: number): Promise<InventoryItem | null> {
+    const rows = (await this.db.query(
+      'SELECT i.pet_id, i.quantity, p.status FROM inventory i JOIN pets p ON p.id = i.pet_id WHERE i.pet_id = $1',
+      [toInt8(petId)],
+    )) as ItemRow[];
+    return rows.length ? toItem(rows[0]) : null;
+  }
+
+  async findPage(
+    statuses: readonly PetStatus[] | undefined,
+    { limit, afterId }: PageRequest,
+  ): Promise<Page<InventoryItem>> {
+    const rows = (await this.db.query(
+      `SELECT i.pet_id, i.quantity, p.status FROM inventory i JOIN pets p ON p.id = i.pet_id
+        WHERE ($1::bigint IS NULL OR i.pet_id > $1)
+          AND ($2::pet_status[] IS NULL OR p.status = ANY($2))
+        ORDER BY i.pet_id LIMIT $3`,
+      [afterId === null ? null : toInt8(afterId), statuses?.length ? statuses : null, limit + 1],
+    )) as ItemRow[];
+    return toPage(rows.map(toItem), limit);
+  }
+}

@@ -1,0 +1,142 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { type ApiKey, CurrentApiKey, hasScope, RequireScope } from '@petstore/auth';
+import type { Request, Response } from 'express';
+import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
+import { setNextPageLink } from '../../shared/http/link-header.js';
+import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { OrdersService } from '../application/orders.service.js';
+import type { OrderViewer } from '../domain/order.js';
+import { CompleteOrderDto } from './dto/complete-order.dto.js';
+import { ListOrdersQuery } from './dto/list-orders.query.js';
+import { OrderDto } from './dto/order.dto.js';
+import { PlaceOrderDto } from './dto/place-order.dto.js';
+import { idempotencyToken } from './idempotency-key.js';
+import { toOrderResponse } from './order.response.js';
+
+const NOT_FOUND = [404, 'No order with this id is visible to this key (`ORDER_NOT_FOUND`)'] as const;
+const ALREADY_COMPLETE = [409, 'The order is already complete (`ORDER_ALREADY_COMPLETE`)'] as const;
+
+const viewerOf = (key: ApiKey): OrderViewer => ({ keyId: key.id, admin: hasScope(key, 'admin') });
+
+@ApiTags('Store')
+@Controller('store/orders')
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get()
+  @RequireScope('read')
+  @ApiOperation({
+    operationId: 'listOrders',
+    summary: 'List orders',
+    description:
+      "The caller's orders (every key's for an admin key), ordered by id, filtered by `petId` and `complete`, paged by `limit` and `cursor`.",
+  })
+  @ApiOkResponse({ type: [OrderDto], description: 'One page of orders' })
+  async list(
+    @CurrentApiKey() key: ApiKey,
+    @Query() query: ListOrdersQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<OrderDto[]> {
+    const page = await this.orders.list(viewerOf(key), query.toFilter(), query.toPageRequest());
+    setNextPageLink(req, res, page);
+    return page.items.map(toOrderResponse);
+  }
+
+  @Post()
+  @RequireScope('write')
+  @ApiOperation({
+    operationId: 'placeOrder',
+    summary: 'Place an order',
+    description:
+      'Needs `petId` and `quantity` (1–1000); `shipDate` is optional; `id` and `complete` must be absent. ' +
+      'The pet must be `available` with enough stock; stock drops atomically and the last unit makes the pet `pending`. ' +
+      'With an `Idempotency-Key`, repeating the request with the same body within 24 hours returns the first answer again.',
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'Client-chosen key (1–255 visible ASCII characters) making retries safe; scoped to the API key',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  })
+  @ApiBody({ type: OrderDto, description: 'The order: `petId` and `quantity` are required by the service' })
+  @ApiCreatedResponse({
+    type: OrderDto,
+    description: 'The placed order (or, for a repeated Idempotency-Key, the first answer)',
+    headers: { Location: { description: 'URL of the new order', schema: { type: 'string' } } },
+  })
+  @ApiErrors(
+    [
+      409,
+      'The pet is not available (`PET_NOT_AVAILABLE`), stock is short (`INSUFFICIENT_STOCK`), or the Idempotency-Key was used with another body (`IDEMPOTENCY_KEY_REUSED`)',
+    ],
+    [422, 'No pet has this `petId` (`PET_NOT_FOUND`)'],
+  )
+  async place(
+    @CurrentApiKey() key: ApiKey,
+    @Body() body: PlaceOrderDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<OrderDto> {
+    const { order, replayed } = await this.orders.place(
+      viewerOf(key),
+      { petId: body.petId, quantity: body.quantity, shipDate: body.shipDate ? new Date(body.shipDate) : undefined },
+      idempotencyToken(idempotencyKey, body),
+    );
+    res.setHeader('Location', `/store/orders/${order.id}`);
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return toOrderResponse(order);
+  }
+
+  @Get(':orderId')
+  @RequireScope('read')
+  @ApiOperation({ operationId: 'getOrder', summary: 'Get an order' })
+  @ApiOkResponse({ type: OrderDto, description: 'The order' })
+  @ApiErrors(NOT_FOUND)
+  async get(@CurrentApiKey() key: ApiKey, @Param('orderId', PositiveIdPipe) id: number): Promise<OrderDto> {
+    return toOrderResponse(await this.orders.get(viewerOf(key), id));
+  }
+
+  @Patch(':orderId')
+  @RequireScope('write')
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'completeOrder',
+    summary: 'Fulfil an order',
+    description:
+      'Sets `complete` (one-way) and `shipDate` (default now). When the pet has no stock and no open order left, it becomes `sold`.',
+  })
+  @ApiOkResponse({ type: OrderDto, description: 'The completed order' })
+  @ApiErrors(NOT_FOUND, ALREADY_COMPLETE)
+  async complete(
+    @CurrentApiKey() key: ApiKey,
+    @Param('orderId', PositiveIdPipe) id: number,
+    @Body() body: CompleteOrderDto,
+  ): Promise<OrderDto> {
+    const shipDate = body.shipDate ? new Date(body.shipDate) : undefined;
+    return toOrderResponse(await this.orders.complete(viewerOf(key), id, shipDate));
+  }
+
+  @Delete(':orderId')
+  @RequireScope('write')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'cancelOrder',
+    summary: 'Cancel an open order',
+    description: 'Its units return to stock and a `pending` pet becomes `available`; the order is removed.',
+  })
+  @ApiNoContentResponse({ description: 'The order was cancelled' })
+  @ApiErrors(NOT_FOUND, ALREADY_COMPLETE)
+  async cancel(@CurrentApiKey() key: ApiKey, @Param('orderId', PositiveIdPipe) id: number): Promise<void> {
+    await this.orders.cancel(viewerOf(key), id);
+  }
+}

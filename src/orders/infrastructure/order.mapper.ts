@@ -1,0 +1,41 @@
+import { fromInt8, toInt8 } from '../../database/int8.js';
+import type { NewOrder, Order } from '../domain/order.js';
+import type { OrderOrmEntity } from './order.orm-entity.js';
+
+/** Plain JSON form of an order, as kept in idempotency records. */
+export interface OrderJson {
+  id: number;
+  petId: number;
+  quantity: number;
+  shipDate: string | null;
+  complete: boolean;
+  ownerKeyId: number;
+}
+
+export const OrderMapper = {
+  toDomain(row: OrderOrmEntity): Order {
+    return {
+      id: fromInt8(row.id),
+      petId: fromInt8(row.petId),
+      quantity: row.quantity,
+      shipDate: row.shipDate,
+      complete: row.complete,
+      ownerKeyId: fromInt8(row.ownerKeyId),
+    };
+  },
+  toColumns(order: NewOrder, ownerKeyId: number): Partial<OrderOrmEntity> {
+    return {
+      petId: toInt8(order.petId),
+      quantity: order.quantity,
+      shipDate: order.shipDate ?? null,
+      complete: false,
+      ownerKeyId: toInt8(ownerKeyId),
+    };
+  },
+  toJson(order: Order): OrderJson {
+    return { ...order, shipDate: order.shipDate?.toISOString() ?? null };
+  },
+  fromJson(json: OrderJson): Order {
+    return { ...json, shipDate: json.shipDate === null ? null : new Date(json.shipDate) };
+  },
+};

@@ -1,0 +1,61 @@
+import type { EntityManager } from 'typeorm';
+import { toInt8 } from '../../database/int8.js';
+import {
+  IDEMPOTENCY_RETENTION_MS,
+  type IdempotencyRecord,
+  type IdempotencyRepository,
+  type OrderOutcome,
+} from '../domain/idempotency.js';
+import { type OrderJson, OrderMapper } from './order.mapper.js';
+
+type StoredOutcome = { kind: 'placed'; order: OrderJson } | Extract<OrderOutcome, { kind: 'refused' }>;
+
+/** Idempotency records in PostgreSQL, bound to one EntityManager (the use case's transaction). */
+export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
+  constructor(private readonly db: EntityManager) {}
+
+  async claim(ownerKeyId: number, key: string, requestHash: string, now: Date): Promise<IdempotencyRecord | null> {
+    const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
+    // Inserting takes the key; a concurrent request inserting the same key waits
+    // on the primary key until this transaction ends. An expired record is taken over.
+    const claimed = (await this.db.query(
+      `INSERT INTO idempotency_keys (api_key_id, key, request_hash, outcome, created_at)
+       VALUES ($1, $2, $3, NULL, $4)
+       ON CONFLICT (api_key_id, key) DO UPDATE
+          SET request_hash = EXCLUDED.request_hash, outcome = NULL, created_at = EXCLUDED.created_at
+        WHERE idempotency_keys.created_at < $5
+       RETURNING 1`,
+      [toInt8(ownerKeyId), key, requestHash, now, expiredBefore],
+    )) as unknown[];
+    if (claimed.length > 0) return null;
+    const [row] = (await this.db.query(
+      'SELECT request_hash, outcome FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
+      [toInt8(ownerKeyId), key],
+    )) as Array<{ request_hash: string; outcome: StoredOutcome | null }>;
+    if (!row?.outcome) throw new Error('idempotency record without outcome after its request ended');
+    return { requestHash: row.request_hash, outcome: fromStored(row.outcome) };
+  }
+
+  async record(ownerKeyId: number, key: string, outcome: OrderOutcome): Promise<void> {
+    await this.db.query('UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2', [
+      toInt8(ownerKeyId),
+      key,
+      JSON.stringify(toStored(outcome)),
+    ]);
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    const [, count] = (await this.db.query('DELETE FROM idempotency_keys WHERE created_at < $1', [
+      new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
+    ])) as [unknown[], number];
+    return count;
+  }
+}
+
+function toStored(outcome: OrderOutcome): StoredOutcome {
+  return outcome.kind === 'placed' ? { kind: 'placed', order: OrderMapper.toJson(outcome.order) } : outcome;
+}
+
+function fromStored(stored: StoredOutcome): OrderOutcome {
+  return stored.kind === 'placed' ? { kind: 'placed', order: OrderMapper.fromJson(stored.order) } : stored;
+}

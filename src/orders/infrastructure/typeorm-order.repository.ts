@@ -1,0 +1,77 @@
+import type { Repository } from 'typeorm';
+import { toInt8 } from '../../database/int8.js';
+import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import type { NewOrder, Order } from '../domain/order.js';
+import type { OrderFilter, OrderRepository } from '../domain/order.repository.js';
+import { OrderMapper } from './order.mapper.js';
+import { OrderOrmEntity } from './order.orm-entity.js';
+
+/** Orders over TypeORM; bound to the repository it is given (the app's, or a transaction's). */
+export class TypeOrmOrderRepository implements OrderRepository {
+  constructor(private readonly rows: Repository<OrderOrmEntity>) {}
+
+  async findById(id: number): Promise<Order | null> {
+    const row = await this.rows.findOneBy({ id: toInt8(id) });
+    return row && OrderMapper.toDomain(row);
+  }
+
+  async findPage(filter: OrderFilter, { limit, afterId }: PageRequest): Promise<Page<Order>> {
+    const query = this.rows
+      .createQueryBuilder('o')
+      .orderBy('o.id', 'ASC')
+      .limit(limit + 1);
+    if (afterId !== null) query.andWhere('o.id > :afterId', { afterId: toInt8(afterId) });
+    if (filter.petId !== undefined) query.andWhere('o.pet_id = :petId', { petId: toInt8(filter.petId) });
+    if (filter.complete !== undefined) query.andWhere('o.complete = :complete', { complete: filter.complete });
+    if (filter.ownerKeyId !== undefined) {
+      query.andWhere('o.owner_key_id = :owner', { owner: toInt8(filter.ownerKeyId) });
+    }
+    return toPage((await query.getMany()).map(OrderMapper.toDomain), limit);
+  }
+
+  async create(order: NewOrder, ownerKeyId: number): Promise<Order> {
+    const saved = await this.rows.save(this.rows.create(OrderMapper.toColumns(order, ownerKeyId)));
+    return OrderMapper.toDomain(saved);
+  }
+
+  async completeIfOpen(id: number, shipDate: Date): Promise<Order | null> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ complete: true, shipDate })
+      .where('id = :id AND NOT complete', { id: toInt8(id) })
+      .returning('*')
+      .execute();
+    return this.firstRaw(result.raw);
+  }
+
+  async deleteIfOpen(id: number): Promise<Order | null> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .delete()
+      .where('id = :id AND NOT complete', { id: toInt8(id) })
+      .returning('*')
+      .execute();
+    return this.firstRaw(result.raw);
+  }
+
+  existsForPet(petId: number): Promise<boolean> {
+    return this.rows.existsBy({ petId: toInt8(petId) });
+  }
+
+  /** RETURNING rows come back with column names; map them like entities. */
+  private firstRaw(raw: unknown): Order | null {
+    const [row] = raw as Array<Record<string, unknown>>;
+    if (!row) return null;
+    return OrderMapper.toDomain(
+      this.rows.create({
+        id: String(row.id),
+        petId: String(row.pet_id),
+        quantity: Number(row.quantity),
+        shipDate: row.ship_date instanceof Date ? row.ship_date : null,
+        complete: Boolean(row.complete),
+        ownerKeyId: String(row.owner_key_id),
+      }),
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type Repository } from 'typeorm';
+import { IdempotencyJanitor } from './application/idempotency-janitor.js';
+import { OrdersService } from './application/orders.service.js';
+import { IDEMPOTENCY_REPOSITORY } from './domain/idempotency.js';
+import { ORDER_REPOSITORY } from './domain/order.repository.js';
+import { OrdersController } from './http/orders.controller.js';
+import { OrderOrmEntity } from './infrastructure/order.orm-entity.js';
+import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempotency.repository.js';
+import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([OrderOrmEntity])],
+  controllers: [OrdersController],
+  providers: [
+    OrdersService,
+    IdempotencyJanitor,
+    {
+      provide: ORDER_REPOSITORY,
+      useFactory: (rows: Repository<OrderOrmEntity>) => new TypeOrmOrderRepository(rows),
+      inject: [getRepositoryToken(OrderOrmEntity)],
+    },
+    {
+      provide: IDEMPOTENCY_REPOSITORY,
+      useFactory: (db: DataSource) => new TypeOrmIdempotencyRepository(db.manager),
+      inject: [DataSource],
+    },
+  ],
+  exports: [ORDER_REPOSITORY],
+})
+export class OrdersModule {}
