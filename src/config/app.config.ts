@@ -19,7 +19,7 @@ export class ConfigError extends Error {}
 type Env = Readonly<Record<string, string | undefined>>;
 
 function parseDate(env: Env, name: string, fallback: string): Date {
-  const raw = env[name] ?? fallback;
+  const raw = env[name] || fallback;
   const date = new Date(raw);
   if (Number.isNaN(date.getTime())) throw new ConfigError(`${name} must be an ISO 8601 date-time, got '${raw}'`);
   return date;

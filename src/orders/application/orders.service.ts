@@ -49,16 +49,19 @@ export class OrdersService {
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
     if (!idempotency) return { order: await this.uow.run((tx) => this.placeIn(tx, viewer, input)), replayed: false };
-    return this.uow.run(async (tx) => {
+    // The outcome leaves the transaction before it is replayed: a refusal is thrown
+    // only after its record has committed, so the key remembers it.
+    const { outcome, replayed } = await this.uow.run(async (tx) => {
       const previous = await tx.idempotency.claim(viewer.keyId, idempotency.key, idempotency.requestHash, this.clock());
       if (previous) {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
-        return { order: replay(previous.outcome), replayed: true };
+        return { outcome: previous.outcome, replayed: true };
       }
-      const outcome = await this.attempt(tx, viewer, input);
-      await tx.idempotency.record(viewer.keyId, idempotency.key, outcome);
-      return { order: replay(outcome), replayed: false };
+      const fresh = await this.attempt(tx, viewer, input);
+      await tx.idempotency.record(viewer.keyId, idempotency.key, fresh);
+      return { outcome: fresh, replayed: false };
     });
+    return { order: replay(outcome), replayed };
   }
 
   async complete(viewer: OrderViewer, id: number, shipDate?: Date): Promise<Order> {

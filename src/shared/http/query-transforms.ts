@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 
 /** Strict integer parsing for query strings: "12" → 12; anything else stays a string and fails validation. */
 export function toStrictInt(value: unknown): unknown {
-  return typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value;
+  return typeof value === 'string' && /^(0|-?[1-9]\d{0,15})$/.test(value) ? Number(value) : value;
 }
 
 /** Query parameter → number when it is a plain integer. */
