@@ -1,0 +1,196 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError } from '@petstore/errors';
+import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
+import type { ApiKey } from './api-key.js';
+import { hashApiKeySecret } from './api-key-secret.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyResolver } from './api-key.resolver.js';
+import { Public, RequireScope } from './auth.decorators.js';
+import type { Scope } from './scope.js';
+
+class PetsLikeController {
+  @RequireScope('read')
+  list(): void {}
+
+  @RequireScope('write')
+  create(): void {}
+
+  @Public()
+  health(): void {}
+
+  /** A route someone forgot to decorate. */
+  undecorated(): void {}
+}
+
+@RequireScope('read')
+class ReadController {
+  inherited(): void {}
+
+  @RequireScope('write')
+  overridden(): void {}
+}
+
+@Public()
+class PublicController {
+  anything(): void {}
+}
+
+interface StubRequest {
+  apiKey?: ApiKey;
+  header(name: string): string | undefined;
+}
+
+function request(headers: Record<string, string> = {}): StubRequest {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return { header: (name) => lower[name.toLowerCase()] };
+}
+
+/** Just enough ExecutionContext for the guard: handler, class and the HTTP request. */
+function context(controller: new () => object, handler: string, req: StubRequest): ExecutionContext {
+  const method = (controller.prototype as Record<string, unknown>)[handler] as () => void;
+  return {
+    getHandler: () => method,
+    getClass: () => controller,
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}), getNext: () => () => undefined }),
+  } as unknown as ExecutionContext;
+}
+
+describe('ApiKeyGuard', () => {
+  let store: InMemoryApiKeyStore;
+  let guard: ApiKeyGuard;
+  let nextSecret = 0;
+
+  beforeEach(() => {
+    store = new InMemoryApiKeyStore();
+    guard = new ApiKeyGuard(new Reflector(), new ApiKeyResolver(store));
+  });
+
+  async function issue(scopes: Scope[]): Promise<{ key: ApiKey; secret: string }> {
+    const secret = `psk_guard-test-${nextSecret++}-${'x'.repeat(30)}`;
+    const key = await store.create({
+      name: 'test',
+      prefix: secret.slice(0, 12),
+      hash: hashApiKeySecret(secret),
+      plan: 'free',
+      scopes,
+      limits: null,
+    });
+    return { key, secret };
+  }
+
+  async function rejection(ctx: ExecutionContext): Promise<ApiError> {
+    const error = await guard.canActivate(ctx).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+
+  describe('public routes', () => {
+    it('lets a @Public() handler through without a key or a store lookup', async () => {
+      await expect(guard.canActivate(context(PetsLikeController, 'health', request()))).resolves.toBe(true);
+      expect(store.calls.findActiveByHash).toBe(0);
+    });
+
+    it('lets every handler of a @Public() controller through', async () => {
+      await expect(guard.canActivate(context(PublicController, 'anything', request()))).resolves.toBe(true);
+    });
+
+    it('does not even validate a key sent to a public route', async () => {
+      const req = request({ 'X-API-Key': 'psk_garbage' });
+      await expect(guard.canActivate(context(PetsLikeController, 'health', req))).resolves.toBe(true);
+      expect(store.calls.findActiveByHash).toBe(0);
+    });
+  });
+
+  describe('authentication', () => {
+    it('answers 401 UNAUTHENTICATED without a key', async () => {
+      const error = await rejection(context(PetsLikeController, 'list', request()));
+      expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+      expect(error.message).toContain('X-API-Key');
+    });
+
+    it('answers 401 UNAUTHENTICATED for an empty key', async () => {
+      const error = await rejection(context(PetsLikeController, 'list', request({ 'X-API-Key': '' })));
+      expect(error).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    });
+
+    it('answers 401 INVALID_API_KEY for an unknown key', async () => {
+      const error = await rejection(context(PetsLikeController, 'list', request({ 'X-API-Key': 'psk_nope' })));
+      expect(error).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+    });
+
+    it('answers 401 INVALID_API_KEY for a revoked key', async () => {
+      const { key, secret } = await issue(['read']);
+      await store.revoke(key.id);
+      const error = await rejection(context(PetsLikeController, 'list', request({ 'X-API-Key': secret })));
+      expect(error).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+    });
+
+    it('refuses an absurdly long key without asking the store', async () => {
+      const error = await rejection(context(PetsLikeController, 'list', request({ 'X-API-Key': 'k'.repeat(201) })));
+      expect(error).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+      expect(store.calls.findActiveByHash).toBe(0);
+    });
+
+    it('reads the header case-insensitively and attaches the key to the request', async () => {
+      const { key, secret } = await issue(['read']);
+      const req = request({ 'x-api-key': secret });
+      await expect(guard.canActivate(context(PetsLikeController, 'list', req))).resolves.toBe(true);
+      expect(req.apiKey).toEqual(key);
+    });
+
+    it('trusts a key already attached to the request (no second lookup)', async () => {
+      const { key } = await issue(['read']);
+      const req = request();
+      req.apiKey = key;
+      await expect(guard.canActivate(context(PetsLikeController, 'list', req))).resolves.toBe(true);
+      expect(store.calls.findActiveByHash).toBe(0);
+    });
+  });
+
+  describe('scopes', () => {
+    it('lets a key with the required scope through', async () => {
+      const { secret } = await issue(['read', 'write']);
+      const req = request({ 'X-API-Key': secret });
+      await expect(guard.canActivate(context(PetsLikeController, 'create', req))).resolves.toBe(true);
+    });
+
+    it('answers 403 INSUFFICIENT_SCOPE, naming the scope, when the key lacks it', async () => {
+      const { secret } = await issue(['read']);
+      const error = await rejection(context(PetsLikeController, 'create', request({ 'X-API-Key': secret })));
+      expect(error).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+      expect(error.message).toContain("'write'");
+    });
+
+    it('authenticates before checking scopes: a bad key is 401, never 403', async () => {
+      const error = await rejection(context(PetsLikeController, 'create', request({ 'X-API-Key': 'psk_nope' })));
+      expect(error.status).toBe(401);
+    });
+
+    it('requires admin on a route without @RequireScope (fails closed)', async () => {
+      const { secret: readWrite } = await issue(['read', 'write']);
+      const error = await rejection(context(PetsLikeController, 'undecorated', request({ 'X-API-Key': readWrite })));
+      expect(error).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+      expect(error.message).toContain("'admin'");
+
+      const { secret: admin } = await issue(['admin']);
+      const req = request({ 'X-API-Key': admin });
+      await expect(guard.canActivate(context(PetsLikeController, 'undecorated', req))).resolves.toBe(true);
+    });
+
+    it('takes the scope of the controller when the handler has none', async () => {
+      const { secret } = await issue(['read']);
+      const req = request({ 'X-API-Key': secret });
+      await expect(guard.canActivate(context(ReadController, 'inherited', req))).resolves.toBe(true);
+    });
+
+    it("lets the handler's scope override the controller's", async () => {
+      const { secret } = await issue(['read']);
+      const error = await rejection(context(ReadController, 'overridden', request({ 'X-API-Key': secret })));
+      expect(error).toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' });
+    });
+  });
+});

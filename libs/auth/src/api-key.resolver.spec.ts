@@ -1,0 +1,181 @@
+import fc from 'fast-check';
+import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
+import type { ApiKey } from './api-key.js';
+import { hashApiKeySecret } from './api-key-secret.js';
+import { API_KEY_CACHE_TTL_MS, ApiKeyResolver } from './api-key.resolver.js';
+import type { NewApiKeyRecord } from './api-key.store.js';
+
+const SECRET = 'psk_resolver-test-secret-0000000000000000000';
+const OTHER = 'psk_resolver-test-secret-1111111111111111111';
+
+function record(secret: string, name = 'k'): NewApiKeyRecord {
+  return {
+    name,
+    prefix: secret.slice(0, 12),
+    hash: hashApiKeySecret(secret),
+    plan: 'free',
+    scopes: ['read'],
+    limits: null,
+  };
+}
+
+describe('ApiKeyResolver', () => {
+  let store: InMemoryApiKeyStore;
+  let clock: number;
+  let resolver: ApiKeyResolver;
+
+  beforeEach(() => {
+    clock = 1_000_000;
+    store = new InMemoryApiKeyStore({ now: () => new Date(clock) });
+    resolver = new ApiKeyResolver(store, () => clock);
+  });
+
+  it('resolves an active key by the SHA-256 of its secret', async () => {
+    const key = await store.create(record(SECRET));
+    expect(await resolver.resolve(SECRET)).toEqual(key);
+    expect(await resolver.resolve(OTHER)).toBeNull();
+  });
+
+  it('asks the store once while the entry is fresh', async () => {
+    await store.create(record(SECRET));
+    for (let i = 0; i < 5; i++) {
+      await resolver.resolve(SECRET);
+      clock += 1_000;
+    }
+    expect(store.calls.findActiveByHash).toBe(1);
+  });
+
+  it('caches per secret', async () => {
+    await store.create(record(SECRET));
+    await store.create(record(OTHER));
+    await resolver.resolve(SECRET);
+    await resolver.resolve(OTHER);
+    await resolver.resolve(SECRET);
+    await resolver.resolve(OTHER);
+    expect(store.calls.findActiveByHash).toBe(2);
+  });
+
+  it('asks the store again once the TTL has passed', async () => {
+    await store.create(record(SECRET));
+    await resolver.resolve(SECRET);
+    clock += API_KEY_CACHE_TTL_MS - 1;
+    await resolver.resolve(SECRET);
+    expect(store.calls.findActiveByHash).toBe(1);
+    clock += 1;
+    await resolver.resolve(SECRET);
+    expect(store.calls.findActiveByHash).toBe(2);
+  });
+
+  it('sees a change made elsewhere (another instance) after the TTL, not before', async () => {
+    const key = await store.create(record(SECRET));
+    await resolver.resolve(SECRET);
+    await store.revoke(key.id); // not through this resolver
+    expect(await resolver.resolve(SECRET)).toEqual(key);
+    clock += API_KEY_CACHE_TTL_MS;
+    expect(await resolver.resolve(SECRET)).toBeNull();
+  });
+
+  it('caches misses too, so guessing keys does not hammer the store', async () => {
+    expect(await resolver.resolve(SECRET)).toBeNull();
+    expect(await resolver.resolve(SECRET)).toBeNull();
+    expect(store.calls.findActiveByHash).toBe(1);
+  });
+
+  it('keeps a cached miss until the TTL passes or the hash is invalidated', async () => {
+    await resolver.resolve(SECRET);
+    const key = await store.create(record(SECRET));
+    expect(await resolver.resolve(SECRET)).toBeNull();
+    clock += API_KEY_CACHE_TTL_MS;
+    expect(await resolver.resolve(SECRET)).toEqual(key);
+  });
+
+  it('invalidateHash forgets a cached miss at once', async () => {
+    await resolver.resolve(SECRET);
+    const key = await store.create(record(SECRET));
+    resolver.invalidateHash(hashApiKeySecret(SECRET));
+    expect(await resolver.resolve(SECRET)).toEqual(key);
+    expect(store.calls.findActiveByHash).toBe(2);
+  });
+
+  it('invalidateHash of another hash keeps the entry', async () => {
+    await resolver.resolve(SECRET);
+    resolver.invalidateHash(hashApiKeySecret(OTHER));
+    await resolver.resolve(SECRET);
+    expect(store.calls.findActiveByHash).toBe(1);
+  });
+
+  it('invalidate(id) forgets that key at once and keeps the others', async () => {
+    const a = await store.create(record(SECRET));
+    const b = await store.create(record(OTHER));
+    await resolver.resolve(SECRET);
+    await resolver.resolve(OTHER);
+    await store.revoke(a.id);
+    resolver.invalidate(a.id);
+    expect(await resolver.resolve(SECRET)).toBeNull();
+    expect(await resolver.resolve(OTHER)).toEqual(b);
+    expect(store.calls.findActiveByHash).toBe(3);
+  });
+
+  it('invalidate(id) of a key never resolved is harmless', async () => {
+    await resolver.resolve(SECRET);
+    resolver.invalidate(42);
+    await resolver.resolve(SECRET);
+    expect(store.calls.findActiveByHash).toBe(1);
+  });
+
+  it('returns what the store returns for any sequence of secrets, asking once per secret and TTL', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(SECRET, OTHER, 'psk_unknown'), { maxLength: 30 }), async (secrets) => {
+        const local = new InMemoryApiKeyStore({ now: () => new Date(0) });
+        const known = new Map<string, ApiKey>([[SECRET, await local.create(record(SECRET))]]);
+        const cached = new ApiKeyResolver(local, () => 0);
+        for (const secret of secrets) expect(await cached.resolve(secret)).toEqual(known.get(secret) ?? null);
+        expect(local.calls.findActiveByHash).toBe(new Set(secrets).size);
+      }),
+    );
+  });
+
+  it('bounds its memory: a flood of distinct secrets evicts older entries', async () => {
+    await store.create(record(SECRET));
+    await resolver.resolve(SECRET);
+    for (let i = 0; i < 10_000; i++) await resolver.resolve(`psk_flood-${i}`);
+    store.resetCalls();
+    await resolver.resolve(SECRET);
+    expect(store.calls.findActiveByHash).toBe(1);
+  });
+
+  describe('a revocation while a lookup is in flight', () => {
+    /** A store whose next hash lookup reads its answer at once but delivers it only when released. */
+    class SlowStore extends InMemoryApiKeyStore {
+      private gate: Promise<void> | null = null;
+      release: () => void = () => undefined;
+
+      holdNextLookup(): void {
+        this.gate = new Promise((resolve) => (this.release = resolve));
+      }
+
+      override async findActiveByHash(hash: string): Promise<ApiKey | null> {
+        const answer = await super.findActiveByHash(hash);
+        const gate = this.gate;
+        this.gate = null;
+        if (gate) await gate;
+        return answer;
+      }
+    }
+
+    it('does not leave the revoked key cached (changes through this instance apply at once)', async () => {
+      const slow = new SlowStore({ now: () => new Date(clock) });
+      const local = new ApiKeyResolver(slow, () => clock);
+      const key = await slow.create(record(SECRET));
+
+      slow.holdNextLookup();
+      const inFlight = local.resolve(SECRET); // read the key while still active
+      await slow.revoke(key.id);
+      local.invalidate(key.id); // what ApiKeysService.revoke does
+      slow.release();
+      await inFlight;
+
+      expect(await local.resolve(SECRET)).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { isDependencyUnavailable } from './unavailable-error.js';
+
+const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+
+describe('isDependencyUnavailable', () => {
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])(
+    'recognises the network error %s',
+    (code) => {
+      expect(isDependencyUnavailable(withCode(code))).toBe(true);
+    },
+  );
+
+  it.each([
+    ['08000', 'connection exception'],
+    ['08003', 'connection does not exist'],
+    ['08006', 'connection failure'],
+    ['08001', 'unable to establish connection'],
+    ['57P01', 'admin shutdown'],
+    ['57P02', 'crash shutdown'],
+    ['57P03', 'cannot connect now'],
+    ['53300', 'too many connections'],
+    ['53400', 'configuration limit exceeded'],
+  ])('recognises SQLSTATE %s (%s)', (code) => {
+    expect(isDependencyUnavailable(withCode(code))).toBe(true);
+  });
+
+  it.each([
+    ['23505', 'unique violation'],
+    ['23503', 'foreign key violation'],
+    ['42P01', 'undefined table'],
+    ['22P02', 'invalid text representation'],
+    ['40001', 'serialization failure'],
+    ['57014', 'query canceled'],
+    ['53100', 'disk full'],
+  ])('does not treat SQLSTATE %s (%s) as unavailability', (code) => {
+    expect(isDependencyUnavailable(withCode(code))).toBe(false);
+  });
+
+  it.each([
+    'Connection terminated unexpectedly',
+    'Connection terminated due to connection timeout',
+    'timeout exceeded when trying to connect',
+    'Connection is closed.',
+    'connect ECONNREFUSED 127.0.0.1:6379',
+    'Client has encountered a connection error and is not queryable',
+    'Client was closed and is not queryable',
+  ])('recognises the driver message %j', (message) => {
+    expect(isDependencyUnavailable(new Error(message))).toBe(true);
+  });
+
+  it('looks through TypeORM driverError', () => {
+    const queryFailed = Object.assign(new Error('QueryFailedError'), { driverError: withCode('57P01') });
+    expect(isDependencyUnavailable(queryFailed)).toBe(true);
+  });
+
+  it('looks through a chain of causes', () => {
+    const nested = new Error('outer', { cause: new Error('middle', { cause: withCode('ECONNREFUSED') }) });
+    expect(isDependencyUnavailable(nested)).toBe(true);
+  });
+
+  it('stops after a few levels, so a cyclic chain cannot hang it', () => {
+    const a = new Error('a');
+    const b = new Error('b', { cause: a });
+    Object.assign(a, { cause: b });
+    expect(isDependencyUnavailable(a)).toBe(false);
+  });
+
+  it.each([
+    ['an ordinary Error', new Error('Cannot read properties of undefined')],
+    ['a TypeError', new TypeError('x is not a function')],
+    ['a string', 'ECONNREFUSED'],
+    ['a plain object with a code', { code: 'ECONNREFUSED' }],
+    ['null', null],
+    ['undefined', undefined],
+    ['a numeric code', Object.assign(new Error('x'), { code: 8006 })],
+  ])('is false for %s', (_name, value) => {
+    expect(isDependencyUnavailable(value)).toBe(false);
+  });
+
+  it('never throws, whatever it is given', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        expect(typeof isDependencyUnavailable(value)).toBe('boolean');
+      }),
+    );
+  });
+});

@@ -1,0 +1,143 @@
+import { ConfigError, loadAppConfig } from './app.config.js';
+
+const KEY_32 = 'k'.repeat(32);
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadAppConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadAppConfig', () => {
+  describe('defaults (API.md section 8)', () => {
+    const config = loadAppConfig({});
+
+    it('serves on port 3000', () => expect(config.port).toBe(3000));
+    it('uses the embedded PostgreSQL (no DATABASE_URL)', () => expect(config.databaseUrl).toBeUndefined());
+    it('keeps data in ./data', () => expect(config.dataDir).toBe('./data'));
+    it('has no bootstrap admin key', () => expect(config.bootstrapAdminKey).toBeUndefined());
+    it('gives the bootstrap key 100,000 per minute and 10,000,000 per day', () =>
+      expect(config.bootstrapAdminLimits).toEqual({ perMinute: 100_000, perDay: 10_000_000 }));
+    it('sunsets GET /pets/{petId} on 2027-06-30T00:00:00Z', () =>
+      expect(config.petsGetByIdSunset.toISOString()).toBe('2027-06-30T00:00:00.000Z'));
+    it('deprecates it before the sunset', () =>
+      expect(config.petsGetByIdDeprecatedAt.getTime()).toBeLessThan(config.petsGetByIdSunset.getTime()));
+    it('does not trust proxies', () => expect(config.trustProxy).toBeUndefined());
+    it('has no CORS origins', () => expect(config.corsOrigins).toEqual([]));
+    it('seeds the demo catalogue', () => expect(config.seedDemoData).toBe(true));
+  });
+
+  it('reads every variable', () => {
+    const config = loadAppConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u:p@db:5432/pets',
+      DATA_DIR: '/var/lib/pets',
+      SEED_DEMO_DATA: 'false',
+      BOOTSTRAP_ADMIN_KEY: KEY_32,
+      BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '50',
+      BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '5000',
+      PETS_GET_BY_ID_DEPRECATED_AT: '2026-01-01T00:00:00Z',
+      PETS_GET_BY_ID_SUNSET: '2026-12-31T00:00:00Z',
+      TRUST_PROXY: 'loopback',
+      CORS_ORIGINS: ' https://a.example ,https://b.example,, ',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      databaseUrl: 'postgres://u:p@db:5432/pets',
+      dataDir: '/var/lib/pets',
+      seedDemoData: false,
+      bootstrapAdminKey: KEY_32,
+      bootstrapAdminLimits: { perMinute: 50, perDay: 5000 },
+      petsGetByIdDeprecatedAt: new Date('2026-01-01T00:00:00Z'),
+      petsGetByIdSunset: new Date('2026-12-31T00:00:00Z'),
+      trustProxy: 'loopback',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+    });
+  });
+
+  it('treats an empty variable as unset, for every variable', () => {
+    const names = [
+      'PORT',
+      'DATABASE_URL',
+      'DATA_DIR',
+      'SEED_DEMO_DATA',
+      'BOOTSTRAP_ADMIN_KEY',
+      'BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE',
+      'BOOTSTRAP_ADMIN_LIMIT_PER_DAY',
+      'PETS_GET_BY_ID_DEPRECATED_AT',
+      'PETS_GET_BY_ID_SUNSET',
+      'TRUST_PROXY',
+      'CORS_ORIGINS',
+    ];
+    const empty = Object.fromEntries(names.map((name) => [name, '']));
+    expect(() => loadAppConfig(empty)).not.toThrow();
+    expect(loadAppConfig(empty)).toEqual(loadAppConfig({}));
+  });
+
+  it.each(['1', 'true', 'yes', 'on', 'TRUE'])('reads %j as true', (value) => {
+    expect(loadAppConfig({ SEED_DEMO_DATA: value }).seedDemoData).toBe(true);
+  });
+
+  it.each(['0', 'false', 'no', 'off', 'False'])('reads %j as false', (value) => {
+    expect(loadAppConfig({ SEED_DEMO_DATA: value }).seedDemoData).toBe(false);
+  });
+
+  describe('bad values stop start-up with a ConfigError naming the variable', () => {
+    it.each([
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['PORT', '-1'],
+      ['PORT', '80.5'],
+      ['SEED_DEMO_DATA', 'maybe'],
+      ['BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE', '0'],
+      ['BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE', 'lots'],
+      ['BOOTSTRAP_ADMIN_LIMIT_PER_DAY', '-5'],
+      ['BOOTSTRAP_ADMIN_LIMIT_PER_DAY', '1.5'],
+      ['PETS_GET_BY_ID_SUNSET', 'not-a-date'],
+      ['PETS_GET_BY_ID_DEPRECATED_AT', 'yesterday'],
+    ])('%s=%j', (name, value) => {
+      const error = configError({ [name]: value });
+      expect(error.message).toContain(name);
+      expect(error.message).toContain(value);
+    });
+
+    it('BOOTSTRAP_ADMIN_KEY shorter than 32 characters', () => {
+      const error = configError({ BOOTSTRAP_ADMIN_KEY: 'k'.repeat(31) });
+      expect(error.message).toContain('BOOTSTRAP_ADMIN_KEY');
+      expect(error.message).toContain('32');
+      expect(error.message).not.toContain('k'.repeat(31)); // a secret stays out of the log
+    });
+
+    it('a sunset before the deprecation date', () => {
+      const error = configError({
+        PETS_GET_BY_ID_DEPRECATED_AT: '2027-01-01T00:00:00Z',
+        PETS_GET_BY_ID_SUNSET: '2026-12-31T23:59:59Z',
+      });
+      expect(error.message).toContain('PETS_GET_BY_ID_SUNSET');
+      expect(error.message).toContain('PETS_GET_BY_ID_DEPRECATED_AT');
+    });
+
+    it('a sunset before the default deprecation date', () => {
+      expect(configError({ PETS_GET_BY_ID_SUNSET: '2020-01-01T00:00:00Z' }).message).toContain('PETS_GET_BY_ID_SUNSET');
+    });
+  });
+
+  it('accepts a BOOTSTRAP_ADMIN_KEY of exactly 32 characters', () => {
+    expect(loadAppConfig({ BOOTSTRAP_ADMIN_KEY: KEY_32 }).bootstrapAdminKey).toBe(KEY_32);
+  });
+
+  it('accepts a sunset on the deprecation date itself', () => {
+    const at = '2027-01-01T00:00:00Z';
+    const config = loadAppConfig({ PETS_GET_BY_ID_DEPRECATED_AT: at, PETS_GET_BY_ID_SUNSET: at });
+    expect(config.petsGetByIdSunset).toEqual(config.petsGetByIdDeprecatedAt);
+  });
+
+  it('accepts port 0 and 65535', () => {
+    expect(loadAppConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadAppConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+});

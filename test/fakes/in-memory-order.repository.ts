@@ -1,0 +1,70 @@
+import type { NewOrder, Order } from '../../src/orders/domain/order.js';
+import type { OrderFilter, OrderRepository } from '../../src/orders/domain/order.repository.js';
+import { type Page, type PageRequest, toPage } from '../../src/shared/paging/page.js';
+import { foreignKeyViolation, InMemoryTables, keysetRows } from './in-memory-tables.js';
+
+/**
+ * A faithful in-memory `OrderRepository` over the shared tables: ids from a
+ * sequence, keyset pages with the `petId`/`complete`/`ownerKeyId` filters, and
+ * `completeIfOpen`/`deleteIfOpen` acting only on open orders, each in one step.
+ */
+export class InMemoryOrderRepository implements OrderRepository {
+  constructor(readonly tables: InMemoryTables = new InMemoryTables()) {}
+
+  /** Every stored order, ascending by id (for assertions). */
+  all(): Order[] {
+    return [...this.tables.orders.values()].sort((a, b) => a.id - b.id);
+  }
+
+  async findById(id: number): Promise<Order | null> {
+    return this.tables.orders.get(id) ?? null;
+  }
+
+  async findPage(filter: OrderFilter, { limit, afterId }: PageRequest): Promise<Page<Order>> {
+    const matching = [...this.tables.orders.values()].filter(
+      (order) =>
+        (filter.petId === undefined || order.petId === filter.petId) &&
+        (filter.complete === undefined || order.complete === filter.complete) &&
+        (filter.ownerKeyId === undefined || order.ownerKeyId === filter.ownerKeyId),
+    );
+    return toPage(
+      keysetRows(matching, (o) => o.id, afterId, limit),
+      limit,
+    );
+  }
+
+  async create(order: NewOrder, ownerKeyId: number): Promise<Order> {
+    if (!this.tables.pets.has(order.petId)) {
+      throw foreignKeyViolation('FK_orders_pet', `pet ${order.petId} does not exist`);
+    }
+    const created: Order = Object.freeze({
+      id: this.tables.nextId('orders'),
+      petId: order.petId,
+      quantity: order.quantity,
+      shipDate: order.shipDate ?? null,
+      complete: false,
+      ownerKeyId,
+    });
+    this.tables.orders.set(created.id, created);
+    return created;
+  }
+
+  async completeIfOpen(id: number, shipDate: Date): Promise<Order | null> {
+    const order = this.tables.orders.get(id);
+    if (!order || order.complete) return null;
+    const completed: Order = Object.freeze({ ...order, complete: true, shipDate });
+    this.tables.orders.set(id, completed);
+    return completed;
+  }
+
+  async deleteIfOpen(id: number): Promise<Order | null> {
+    const order = this.tables.orders.get(id);
+    if (!order || order.complete) return null;
+    this.tables.orders.delete(id);
+    return order;
+  }
+
+  async existsForPet(petId: number): Promise<boolean> {
+    return [...this.tables.orders.values()].some((order) => order.petId === petId);
+  }
+}

@@ -1,0 +1,48 @@
+import { InMemoryCategoryRepository } from './in-memory-category.repository.js';
+import { InMemoryIdempotencyRepository } from './in-memory-idempotency.repository.js';
+import { InMemoryOrderRepository } from './in-memory-order.repository.js';
+import { InMemoryPetRepository } from './in-memory-pet.repository.js';
+import { InMemoryStockRepository } from './in-memory-stock.repository.js';
+import { InMemoryTables } from './in-memory-tables.js';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+
+export {
+  InMemoryApiKeyStore,
+  type ApiKeyStoreMethod,
+  type InMemoryApiKeyStoreOptions,
+} from './in-memory-api-key.store.js';
+export { InMemoryCategoryRepository } from './in-memory-category.repository.js';
+export { InMemoryIdempotencyRepository } from './in-memory-idempotency.repository.js';
+export { InMemoryOrderRepository } from './in-memory-order.repository.js';
+export { InMemoryPetRepository } from './in-memory-pet.repository.js';
+export { InMemoryStockRepository } from './in-memory-stock.repository.js';
+export { ConstraintViolation, InMemoryTables } from './in-memory-tables.js';
+export { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+
+/**
+ * Every repository of the catalogue and the store over one set of in-memory tables
+ * (so foreign keys, cascades and the pet status seen by stock lines hold across
+ * them), plus the unit of work that spans them.
+ */
+export interface InMemoryDatabase {
+  readonly tables: InMemoryTables;
+  readonly categories: InMemoryCategoryRepository;
+  readonly pets: InMemoryPetRepository;
+  readonly stock: InMemoryStockRepository;
+  readonly orders: InMemoryOrderRepository;
+  readonly idempotency: InMemoryIdempotencyRepository;
+  readonly uow: InMemoryUnitOfWork;
+}
+
+export function createInMemoryDatabase(): InMemoryDatabase {
+  const tables = new InMemoryTables();
+  return {
+    tables,
+    categories: new InMemoryCategoryRepository(tables),
+    pets: new InMemoryPetRepository(tables),
+    stock: new InMemoryStockRepository(tables),
+    orders: new InMemoryOrderRepository(tables),
+    idempotency: new InMemoryIdempotencyRepository(tables),
+    uow: new InMemoryUnitOfWork(tables),
+  };
+}
