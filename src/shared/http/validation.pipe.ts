@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidationFailedError } from '@petstore/errors';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
@@ -18,7 +18,7 @@ function describe(errors: ValidationError[], parent = ''): string[] {
  * naming every offending field.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new BodyAndQueryValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -27,4 +27,15 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => new ValidationFailedError(describe(errors)),
   });
+}
+
+/**
+ * Path parameters are left alone: the global pipe would turn `01`, `1e3` or `0x10`
+ * into numbers before `PositiveIdPipe` could refuse them.
+ */
+class BodyAndQueryValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body' && metadata.type !== 'query') return Promise.resolve(value);
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
 }
