@@ -18,6 +18,6 @@ const app = await NestFactory.create<NestExpressApplication>(AppModule, {
   bodyParser: false,
 });
 const document = buildOpenApiDocument(app, loadAppConfig({}));
-writeFileSync(target, stringify(document, { aliasDuplicateObjects: false }));
+writeFileSync(target, stringify(document, { aliasDuplicateObjects: false, version: '1.1' }));
 await app.close();
 console.log(`Wrote ${target}`);

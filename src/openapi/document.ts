@@ -5,15 +5,27 @@ import { ErrorBody } from '@petstore/errors';
 import type { AppConfig } from '../config/app.config.js';
 import { InventoryItemDto, InventoryUpdateDto } from '../inventory/http/dto/inventory-item.dto.js';
 import { OrderDto } from '../orders/http/dto/order.dto.js';
+import { refineOperations } from './operations.js';
+import { refineSchemas } from './schemas.js';
 import { addSharedResponses } from './shared-responses.js';
 
 const DESCRIPTION = `Pets, categories, orders and inventory of a pet store over JSON/HTTP.
 
 Send your API key in the \`${API_KEY_HEADER}\` header. Every failure answers with the \`Error\` schema.
 Lists are ordered by id and paged with \`limit\` and an opaque \`cursor\`; follow the \`Link: rel="next"\` header.
-Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`.`;
+Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`.
 
-/** The OpenAPI 3.0.3 document, generated from the controllers and completed with what they share. */
+Operations marked \`x-stability\` (\`experimental\` or \`beta\`) may still change; the others are stable.
+Deprecated operations carry \`x-sunset\`, the date from which they answer 410.`;
+
+/** Conventional key order, so the committed YAML reads top-down. */
+const TOP_LEVEL_ORDER = ['openapi', 'info', 'servers', 'tags', 'paths', 'components'];
+
+/**
+ * The OpenAPI 3.0.3 document, generated from the controllers and completed with what
+ * they share. The service serves it at /openapi.json and /openapi.yaml, and
+ * `npm run openapi` writes the same document to `openapi.yaml`.
+ */
 export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const base = new DocumentBuilder()
     .setOpenAPIVersion('3.0.3')
@@ -22,7 +34,8 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .setVersion('1.0.0')
     .setContact('Petstore API team', '', 'api@petstore.invalid')
     .setLicense('Proprietary', 'https://petstore.invalid/license')
-    .addServer(`http://localhost:${config.port}`, 'Local development server')
+    // Relative: the document describes whichever host serves it.
+    .addServer('/', 'The server that serves this document')
     .addTag('Pets', 'Pets and the categories that group them')
     .addTag('Store', 'Orders, inventory, and API-key administration')
     .addApiKey(
@@ -30,14 +43,24 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       API_KEY_SECURITY,
     )
     .build();
+  if (base.info.contact && !base.info.contact.url) delete base.info.contact.url;
+
   const document = SwaggerModule.createDocument(app, base, {
     extraModels: [ErrorBody, OrderDto, InventoryItemDto, InventoryUpdateDto],
-    operationIdFactory: (_controller, method) => method,
+    // Fallback only: every operation should set its own `operationId` (e.g. `listPets`).
+    operationIdFactory: (controller, method) => method + controller.replace(/Controller$/, ''),
   });
-  const schemas = ((document.components ??= {}).schemas ??= {});
-  schemas.Pets = { type: 'array', description: 'A list of pets', items: { $ref: '#/components/schemas/Pet' } };
-  const getPetById = document.paths['/pets/{petId}']?.get;
-  if (getPetById) Object.assign(getPetById, { 'x-sunset': config.petsGetByIdSunset.toISOString() });
+  refineSchemas(document);
+  refineOperations(document, { getPetByIdSunset: config.petsGetByIdSunset });
   addSharedResponses(document);
-  return document;
+  return normalize(document);
+}
+
+/** Drops `undefined` members (so JSON and YAML agree) and orders the top-level keys. */
+function normalize(document: OpenAPIObject): OpenAPIObject {
+  const plain = JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
+  const ordered: Record<string, unknown> = {};
+  for (const key of TOP_LEVEL_ORDER) if (key in plain) ordered[key] = plain[key];
+  for (const [key, value] of Object.entries(plain)) if (!(key in ordered)) ordered[key] = value;
+  return ordered as unknown as OpenAPIObject;
 }

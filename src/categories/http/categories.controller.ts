@@ -58,7 +58,7 @@ export class CategoriesController {
 
   @Get(':categoryId')
   @RequireScope('read')
-  @ApiOperation({ operationId: 'getCategory', summary: 'Get a category' })
+  @ApiOperation({ operationId: 'getCategory', summary: 'Get a category', description: 'One category by its id.' })
   @ApiOkResponse({ type: CategoryResponse, description: 'The category' })
   @ApiErrors(NOT_FOUND)
   async get(@Param('categoryId', PositiveIdPipe) id: number): Promise<CategoryResponse> {

@@ -39,7 +39,11 @@ export class InventoryController {
 
   @Get(':petId')
   @RequireScope('read')
-  @ApiOperation({ operationId: 'getInventory', summary: "Get a pet's stock" })
+  @ApiOperation({
+    operationId: 'getInventory',
+    summary: "Get a pet's stock",
+    description: 'The inventory entry of one pet: units in stock and the pet status.',
+  })
   @ApiOkResponse({ type: InventoryItemDto, description: 'The inventory entry' })
   @ApiErrors(NOT_FOUND)
   async get(@Param('petId', PositiveIdPipe) petId: number): Promise<InventoryItemDto> {

@@ -68,11 +68,27 @@ export class OrdersController {
     description: 'Client-chosen key (1–255 visible ASCII characters) making retries safe; scoped to the API key',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   })
-  @ApiBody({ type: OrderDto, description: 'The order: `petId` and `quantity` are required by the service' })
+  @ApiBody({
+    type: OrderDto,
+    description: 'The order: `petId` and `quantity` are required by the service',
+    examples: {
+      order: { summary: 'Two units of pet 1', value: { petId: 1, quantity: 2 } },
+      withShipDate: {
+        summary: 'With an expected ship date',
+        value: { petId: 1, quantity: 1, shipDate: '2026-12-01T09:00:00.000Z' },
+      },
+    },
+  })
   @ApiCreatedResponse({
     type: OrderDto,
     description: 'The placed order (or, for a repeated Idempotency-Key, the first answer)',
-    headers: { Location: { description: 'URL of the new order', schema: { type: 'string' } } },
+    headers: {
+      Location: { description: 'URL of the new order', schema: { type: 'string' } },
+      'Idempotent-Replayed': {
+        description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
   })
   @ApiErrors(
     [
@@ -99,7 +115,11 @@ export class OrdersController {
 
   @Get(':orderId')
   @RequireScope('read')
-  @ApiOperation({ operationId: 'getOrder', summary: 'Get an order' })
+  @ApiOperation({
+    operationId: 'getOrder',
+    summary: 'Get an order',
+    description: "One of the caller's orders (any order for an admin key); another key's order is 404.",
+  })
   @ApiOkResponse({ type: OrderDto, description: 'The order' })
   @ApiErrors(NOT_FOUND)
   async get(@CurrentApiKey() key: ApiKey, @Param('orderId', PositiveIdPipe) id: number): Promise<OrderDto> {

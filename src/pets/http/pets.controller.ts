@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ErrorBody } from '@petstore/errors';
 import { RequireScope } from '@petstore/auth';
 import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
@@ -19,9 +27,18 @@ const DEPRECATION_HEADERS = {
   Deprecation: {
     description: 'RFC 9745: `@` and the Unix time when the operation was deprecated',
     schema: { type: 'string' },
+    example: '@1793491200',
   },
-  Sunset: { description: 'RFC 8594: HTTP-date from which the operation answers 410', schema: { type: 'string' } },
-  Link: { description: 'The successor: `</pets?id={petId}>; rel="successor-version"`', schema: { type: 'string' } },
+  Sunset: {
+    description: 'RFC 8594: HTTP-date from which the operation answers 410',
+    schema: { type: 'string' },
+    example: 'Wed, 30 Jun 2027 00:00:00 GMT',
+  },
+  Link: {
+    description: 'The successor: `</pets?id={petId}>; rel="successor-version"`',
+    schema: { type: 'string' },
+    example: '</pets?id=1>; rel="successor-version"',
+  },
 } as const;
 
 @ApiTags('Pets')
@@ -80,7 +97,18 @@ export class PetsController {
     deprecated: true,
   })
   @ApiOkResponse({ type: PetResponse, description: 'The pet', headers: DEPRECATION_HEADERS })
-  @ApiErrors(NOT_FOUND, [410, 'The operation is past its sunset date (`OPERATION_SUNSET`); use `GET /pets?id={petId}`'])
+  @ApiResponse({
+    status: 404,
+    type: ErrorBody,
+    description: 'No pet has this id (`PET_NOT_FOUND`)',
+    headers: DEPRECATION_HEADERS,
+  })
+  @ApiResponse({
+    status: 410,
+    type: ErrorBody,
+    description: 'The operation is past its sunset date (`OPERATION_SUNSET`); use `GET /pets?id={petId}`',
+    headers: DEPRECATION_HEADERS,
+  })
   async get(
     @Param('petId', PositiveIdPipe) id: number,
     @Res({ passthrough: true }) res: Response,
@@ -119,9 +147,13 @@ export class PetsController {
   @Delete(':petId')
   @RequireScope('write')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deletePet', summary: 'Delete a pet' })
+  @ApiOperation({
+    operationId: 'deletePet',
+    summary: 'Delete a pet',
+    description: 'Refused while any order references the pet.',
+  })
   @ApiNoContentResponse({ description: 'The pet was deleted' })
-  @ApiErrors(NOT_FOUND)
+  @ApiErrors(NOT_FOUND, [409, 'Orders reference the pet (`PET_HAS_ORDERS`)'])
   async remove(@Param('petId', PositiveIdPipe) id: number): Promise<void> {
     await this.pets.remove(id);
   }

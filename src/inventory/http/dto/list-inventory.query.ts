@@ -1,14 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PET_STATUSES, type PetStatus } from '../../../pets/domain/pet-status.js';
+import { PET_STATUS_SCHEMA } from '../../../pets/http/dto/new-pet.dto.js';
 import { PageQuery } from '../../../shared/http/page.query.js';
 import { QueryArray } from '../../../shared/http/query-transforms.js';
 
 export class ListInventoryQuery extends PageQuery {
   @ApiPropertyOptional({
+    ...PET_STATUS_SCHEMA,
     description: 'Only entries whose pet has one of these statuses (repeat the parameter for several)',
-    type: 'array',
-    items: { type: 'string', enum: [...PET_STATUSES] },
+    isArray: true,
+    example: ['available'],
   })
   @IsOptional()
   @QueryArray()

@@ -3,18 +3,36 @@ import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 /** The seed's Order schema: no field is required in the document. */
 @ApiSchema({ name: 'Order', description: 'An order for units of a pet' })
 export class OrderDto {
-  @ApiPropertyOptional({ description: 'Unique order identifier', type: 'integer', format: 'int64', readOnly: true })
+  @ApiPropertyOptional({
+    description: 'Unique order identifier',
+    type: 'integer',
+    format: 'int64',
+    readOnly: true,
+    example: 1,
+  })
   id?: number;
 
-  @ApiPropertyOptional({ description: 'ID of the animal in this order', type: 'integer', format: 'int64' })
+  @ApiPropertyOptional({ description: 'ID of the animal in this order', type: 'integer', format: 'int64', example: 1 })
   petId?: number;
 
-  @ApiPropertyOptional({ description: 'Number of units ordered', type: 'integer', format: 'int32' })
+  @ApiPropertyOptional({
+    description: 'Number of units ordered',
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: 1000,
+    example: 2,
+  })
   quantity?: number;
 
-  @ApiPropertyOptional({ description: 'Expected or actual ship date', type: 'string', format: 'date-time' })
+  @ApiPropertyOptional({
+    description: 'Expected or actual ship date',
+    type: 'string',
+    format: 'date-time',
+    example: '2026-11-21T10:00:00.000Z',
+  })
   shipDate?: string;
 
-  @ApiPropertyOptional({ description: 'Whether the order has been fulfilled', type: 'boolean' })
+  @ApiPropertyOptional({ description: 'Whether the order has been fulfilled', type: 'boolean', example: false })
   complete?: boolean;
 }

@@ -4,14 +4,16 @@ import { PageQuery } from '../../../shared/http/page.query.js';
 import { QueryArray, QueryInt, toStrictInt } from '../../../shared/http/query-transforms.js';
 import type { PetFilter } from '../../domain/pet.repository.js';
 import { PET_STATUSES, type PetStatus } from '../../domain/pet-status.js';
+import { PET_STATUS_SCHEMA } from './new-pet.dto.js';
 
 export const MAX_IDS_PER_QUERY = 100;
 
 export class ListPetsQuery extends PageQuery {
   @ApiPropertyOptional({
+    ...PET_STATUS_SCHEMA,
     description: 'Only pets with one of these statuses (repeat the parameter for several)',
-    type: 'array',
-    items: { type: 'string', enum: [...PET_STATUSES] },
+    isArray: true,
+    example: ['available'],
   })
   @IsOptional()
   @QueryArray()

@@ -1,0 +1,316 @@
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import request from 'supertest';
+import { parse } from 'yaml';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+type Json = Record<string, any>;
+
+/** Not the default, so the test shows that `x-sunset` follows the configuration. */
+const SUNSET = '2028-01-31T00:00:00.000Z';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const ERROR_REF = '#/components/schemas/Error';
+const PET_STATUS_REF = '#/components/schemas/PetStatus';
+
+/** A property as the seed gives it: a type and format, or a reference to a named schema. */
+type Field = { type: string; format?: string } | { $ref: string };
+const string: Field = { type: 'string' };
+const int64: Field = { type: 'integer', format: 'int64' };
+const int32: Field = { type: 'integer', format: 'int32' };
+const petStatus: Field = { $ref: PET_STATUS_REF };
+
+/** API.md section 1: the seed's object schemas, their exact fields and required lists. */
+const SEED_OBJECTS: Record<string, { fields: Record<string, Field>; required: string[] }> = {
+  NewPet: { fields: { name: string, categoryId: int64, status: petStatus }, required: ['name', 'categoryId'] },
+  Pet: {
+    fields: { id: int64, name: string, categoryId: int64, status: petStatus },
+    required: ['id', 'name', 'categoryId'],
+  },
+  NewCategory: { fields: { name: string, description: string }, required: ['name'] },
+  Category: { fields: { id: int64, name: string, description: string }, required: ['id', 'name'] },
+  Order: {
+    fields: {
+      id: int64,
+      petId: int64,
+      quantity: int32,
+      shipDate: { type: 'string', format: 'date-time' },
+      complete: { type: 'boolean' },
+    },
+    required: [],
+  },
+  InventoryItem: {
+    fields: { petId: int64, quantity: int32, status: petStatus },
+    required: ['petId', 'quantity', 'status'],
+  },
+  InventoryUpdate: { fields: { quantity: int32 }, required: ['quantity'] },
+  Error: { fields: { code: string, message: string, status: int32 }, required: ['code', 'message', 'status'] },
+};
+
+/** API.md section 2 (and 4, for /admin): every operation, its tag and the statuses it names. */
+const CONTRACT: Array<[method: string, path: string, tag: string, statuses: number[]]> = [
+  ['get', '/pets', 'Pets', [200]],
+  ['post', '/pets', 'Pets', [201, 422]],
+  ['get', '/pets/{petId}', 'Pets', [200, 404, 410]],
+  ['put', '/pets/{petId}', 'Pets', [200, 404, 422]],
+  ['patch', '/pets/{petId}', 'Pets', [200, 404, 422]],
+  ['delete', '/pets/{petId}', 'Pets', [204, 404, 409]],
+  ['get', '/categories', 'Pets', [200]],
+  ['post', '/categories', 'Pets', [201, 409]],
+  ['get', '/categories/{categoryId}', 'Pets', [200, 404]],
+  ['put', '/categories/{categoryId}', 'Pets', [200, 404, 409]],
+  ['delete', '/categories/{categoryId}', 'Pets', [204, 404, 409]],
+  ['get', '/store/orders', 'Store', [200]],
+  ['post', '/store/orders', 'Store', [201, 409, 422]],
+  ['get', '/store/orders/{orderId}', 'Store', [200, 404]],
+  ['patch', '/store/orders/{orderId}', 'Store', [200, 404]],
+  ['delete', '/store/orders/{orderId}', 'Store', [204, 404, 409]],
+  ['get', '/store/inventory', 'Store', [200]],
+  ['get', '/store/inventory/{petId}', 'Store', [200, 404]],
+  ['put', '/store/inventory/{petId}', 'Store', [200, 404]],
+  ['post', '/admin/api-keys', 'Store', [201]],
+  ['get', '/admin/api-keys', 'Store', [200]],
+  ['patch', '/admin/api-keys/{keyId}', 'Store', [200, 404]],
+  ['delete', '/admin/api-keys/{keyId}', 'Store', [204, 404]],
+  ['post', '/admin/api-keys/{keyId}/unban', 'Store', [404]],
+  ['get', '/admin/plans', 'Store', [200]],
+];
+
+/** Reachable without an API key (API.md section 4), when the document lists them. */
+const PUBLIC_PATHS = new Set(['/health/live', '/health/ready']);
+
+/** Operations marked not yet stable (API.md sections 2 and 4); all others carry no marker. */
+const BETA = new Set(['patch /pets/{petId}', 'patch /store/orders/{orderId}']);
+
+describe('OpenAPI document (e2e)', () => {
+  let t: TestApp;
+  let doc: Json;
+  let operations: Array<{ id: string; path: string; method: string; op: Json }>;
+
+  /** Follows a local `$ref` (repeatedly) to the object it points at. */
+  const resolve = (node: Json): Json => {
+    let current = node;
+    for (let hops = 0; typeof current.$ref === 'string'; hops++) {
+      if (hops > 10) throw new Error(`$ref loop at ${node.$ref}`);
+      expect(current.$ref).toMatch(/^#\//);
+      const target = (current.$ref as string)
+        .slice(2)
+        .split('/')
+        .reduce<Json | undefined>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      if (!target) throw new Error(`unresolvable $ref ${current.$ref}`);
+      current = target;
+    }
+    return current;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ PETS_GET_BY_ID_SUNSET: SUNSET });
+    const res = await request(t.http)
+      .get('/openapi.json')
+      .expect(200)
+      .expect('Content-Type', /application\/json/);
+    doc = res.body;
+    operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({
+        id: `${method} ${path}`,
+        path,
+        method,
+        op: item[method] as Json,
+      })),
+    );
+  });
+  afterAll(() => t.close());
+
+  it('is OpenAPI 3.0.3, interface version 1.0.0, served without an API key', () => {
+    expect(doc.openapi).toBe('3.0.3');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.info.title).toEqual(expect.any(String));
+  });
+
+  it('serves the same document as YAML', async () => {
+    const res = await request(t.http).get('/openapi.yaml').expect(200);
+    expect(res.headers['content-type']).toMatch(/yaml/);
+    expect(parse(res.text)).toEqual(doc);
+  });
+
+  it('is the document committed as openapi.yaml (the one the linters check), but for the configured sunset', () => {
+    const committed = parse(readFileSync('openapi.yaml', 'utf8'));
+    committed.paths['/pets/{petId}'].get['x-sunset'] = SUNSET;
+    if (!isDeepStrictEqual(committed, doc)) {
+      throw new Error('openapi.yaml is not the document the service serves: run `npm run openapi` and commit it');
+    }
+  });
+
+  it('serves Swagger UI at /docs without an API key', async () => {
+    const res = await request(t.http).get('/docs').redirects(2).expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toMatch(/swagger-ui/i);
+  });
+
+  describe('components.schemas', () => {
+    it('has PetStatus as a named string enum', () => {
+      const schema = doc.components.schemas.PetStatus;
+      expect(schema.type).toBe('string');
+      expect(schema.enum).toEqual(['available', 'pending', 'sold']);
+    });
+
+    it('has Pets as an array of Pet', () => {
+      expect(doc.components.schemas.Pets).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Pet' } });
+    });
+
+    it.each(Object.entries(SEED_OBJECTS))('has %s with exactly the seed fields', (name, expected) => {
+      const schema = doc.components.schemas[name];
+      expect(schema).toBeDefined();
+      expect(schema.type).toBe('object');
+      expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(expected.fields).sort());
+      expect([...(schema.required ?? [])].sort()).toEqual([...expected.required].sort());
+      for (const [field, type] of Object.entries(expected.fields)) {
+        const property = schema.properties[field];
+        if ('$ref' in type) {
+          // The named enum itself, not an inline copy or an allOf wrapper.
+          expect({ field, property }).toEqual({ field, property: { $ref: type.$ref } });
+        } else {
+          expect({ field, type: property.type, format: property.format }).toEqual({
+            field,
+            type: type.type,
+            format: type.format,
+          });
+        }
+      }
+    });
+
+    it('never inlines the PetStatus values elsewhere', () => {
+      const inline: string[] = [];
+      const visit = (node: unknown, at: string): void => {
+        if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${at}/${i}`));
+        if (node === null || typeof node !== 'object') return;
+        const enumValues = (node as Json).enum;
+        if (Array.isArray(enumValues) && enumValues.includes('pending') && at !== '/components/schemas/PetStatus') {
+          inline.push(at);
+        }
+        for (const [key, value] of Object.entries(node)) visit(value, `${at}/${key}`);
+      };
+      visit(doc, '');
+      expect(inline).toEqual([]);
+    });
+  });
+
+  it('has exactly the tags Pets and Store, and every operation carries one of them', () => {
+    expect((doc.tags as Json[]).map((tag) => tag.name)).toEqual(['Pets', 'Store']);
+    const untagged = operations.filter(({ op }) => op.tags?.length !== 1 || !['Pets', 'Store'].includes(op.tags[0]));
+    expect(untagged.map(({ id }) => id)).toEqual([]);
+  });
+
+  it('documents every operation of the contract with its tag and statuses', () => {
+    for (const [method, path, tag, statuses] of CONTRACT) {
+      const op = doc.paths[path]?.[method];
+      expect({ operation: `${method} ${path}`, documented: Boolean(op) }).toEqual({
+        operation: `${method} ${path}`,
+        documented: true,
+      });
+      expect({ operation: `${method} ${path}`, tags: op.tags }).toEqual({
+        operation: `${method} ${path}`,
+        tags: [tag],
+      });
+      const missing = statuses.filter((status) => !op.responses[String(status)]);
+      expect({ operation: `${method} ${path}`, missing }).toEqual({ operation: `${method} ${path}`, missing: [] });
+    }
+  });
+
+  it('gives every operation a unique operationId, a summary and a description', () => {
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    const undocumented = operations.filter(({ op }) => !op.summary || !op.description).map(({ id }) => id);
+    expect(undocumented).toEqual([]);
+  });
+
+  it('declares the API key security scheme (apiKey in header X-API-Key)', () => {
+    const schemes = doc.components.securitySchemes as Json;
+    expect(Object.values(schemes)).toEqual([
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    ]);
+    const [name] = Object.keys(schemes);
+    for (const { id, path, op } of operations) {
+      const expected = PUBLIC_PATHS.has(path) ? undefined : [{ [name]: [] }];
+      expect({ id, security: op.security?.length ? op.security : undefined }).toEqual({ id, security: expected });
+    }
+  });
+
+  it('documents 401 and 403 on every secured operation', () => {
+    const missing = operations
+      .filter(({ op }) => op.security?.length)
+      .filter(({ op }) => !op.responses['401'] || !op.responses['403'])
+      .map(({ id }) => id);
+    expect(missing).toEqual([]);
+  });
+
+  it('marks beta operations with x-stability, and only them', () => {
+    for (const { id, path, op } of operations) {
+      const expected = BETA.has(id) || path.startsWith('/admin/') ? 'beta' : undefined;
+      expect({ id, stability: op['x-stability'] }).toEqual({ id, stability: expected });
+    }
+  });
+
+  it('deprecates GET /pets/{petId} with x-sunset and names its successor', () => {
+    const op = doc.paths['/pets/{petId}'].get;
+    expect(op.deprecated).toBe(true);
+    expect(op['x-sunset']).toBe(SUNSET);
+    expect(op.description).toContain('GET /pets?id={petId}');
+    const deprecated = operations.filter(({ op: o }) => o.deprecated).map(({ id }) => id);
+    expect(deprecated).toEqual(['get /pets/{petId}']);
+  });
+
+  it('documents 429 with Retry-After and 500 on every operation', () => {
+    for (const { id, op } of operations) {
+      expect({ id, has429: Boolean(op.responses['429']), has500: Boolean(op.responses['500']) }).toEqual({
+        id,
+        has429: true,
+        has500: true,
+      });
+      const tooMany = resolve(op.responses['429']);
+      expect({ id, retryAfter: resolve(tooMany.headers?.['Retry-After'] ?? {}).schema?.type }).toEqual({
+        id,
+        retryAfter: 'integer',
+      });
+    }
+  });
+
+  it('documents the X-RateLimit-* headers on every response', () => {
+    const missing: string[] = [];
+    for (const { id, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        const headers = resolve(response).headers ?? {};
+        for (const name of RATE_LIMIT_HEADERS) {
+          const header = headers[name] ? resolve(headers[name]) : undefined;
+          if (header?.schema?.type !== 'integer') missing.push(`${id} ${status} ${name}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('documents every failure with the Error schema', () => {
+    const wrong: string[] = [];
+    for (const { id, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const schema = resolve(response).content?.['application/json']?.schema;
+        if (schema?.$ref !== ERROR_REF) wrong.push(`${id} ${status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('types path ids as positive int64', () => {
+    for (const { id, op } of operations) {
+      for (const parameter of (op.parameters ?? []).map(resolve).filter((p: Json) => p.in === 'path')) {
+        expect({ id, name: parameter.name, schema: parameter.schema }).toEqual({
+          id,
+          name: parameter.name,
+          schema: { type: 'integer', format: 'int64', minimum: 1 },
+        });
+      }
+    }
+  });
+});
