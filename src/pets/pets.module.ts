@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/categories.module.js';
 import { PetsService } from './application/pets.service.js';
 import { PET_REPOSITORY } from './domain/pet.repository.js';
-import { PetByIdDeprecation } from './http/deprecation.policy.js';
 import { PetsController } from './http/pets.controller.js';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity.js';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js';
@@ -11,7 +10,7 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js
 @Module({
   imports: [TypeOrmModule.forFeature([PetOrmEntity]), CategoriesModule],
   controllers: [PetsController],
-  providers: [PetsService, PetByIdDeprecation, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
+  providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
   exports: [PET_REPOSITORY, PetsService],
 })
 export class PetsModule {}

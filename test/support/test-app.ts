@@ -1,3 +1,4 @@
+import type { LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
@@ -5,32 +6,50 @@ import { ApiKeysService } from '../../src/api-keys/application/api-keys.service.
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { loadAppConfig } from '../../src/config/app.config.js';
-import type { Scope } from '@petstore/auth';
+import type { KeyLimits, Scope } from '@petstore/auth';
 import type { PlanName } from '@petstore/rate-limit';
+
+/** Per-key quota given to enterprise test keys unless the test names one: high enough never to bind. */
+export const GENEROUS_LIMITS: KeyLimits = { perMinute: 1_000_000, perDay: 100_000_000 };
 
 export interface TestApp {
   readonly app: NestExpressApplication;
   /** The express server, for supertest. */
   readonly http: ReturnType<NestExpressApplication['getHttpServer']>;
   readonly db: DataSource;
-  /** Issues a key through the real use case and returns its secret. */
-  key(scopes?: Scope[], plan?: PlanName): Promise<string>;
-  /** Empties every table, so each test file starts from a known state. */
+  /**
+   * Issues a key through the real use case and returns its secret. Enterprise keys
+   * get `limits` (default {@link GENEROUS_LIMITS}); other plans take the plan table's.
+   */
+  key(scopes?: Scope[], plan?: PlanName, limits?: KeyLimits): Promise<string>;
+  /** Empties every table (except the migrations log), so each test file starts from a known state. */
   reset(): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface TestAppOptions {
+  /** Root module to boot instead of AppModule (it should import AppModule), e.g. to add a test-only controller. */
+  readonly rootModule?: Type<unknown>;
+  /** Receives every log line of the app; without it only errors are printed. */
+  readonly logger?: LoggerService;
+}
+
+/** Tables that describe the schema rather than hold data. */
+const KEPT_TABLES = ['migrations', 'typeorm_metadata'];
 
 /**
  * The real AppModule, configured exactly as `main.ts` does, on the test database.
  * `env` overrides configuration for this app only (e.g. a past sunset date).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const saved = { ...process.env };
   Object.assign(process.env, { SEED_DEMO_DATA: 'false', ...env });
   try {
-    const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    const app = await NestFactory.create<NestExpressApplication>(options.rootModule ?? AppModule, {
       bodyParser: false,
-      logger: ['error', 'fatal'],
+      logger: options.logger ?? ['error', 'fatal'],
+      // A failing start (e.g. bad configuration) must reject, not abort the test process.
+      abortOnError: false,
     });
     configureApp(app, loadAppConfig());
     await app.init();
@@ -40,10 +59,18 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       app,
       http: app.getHttpServer(),
       db,
-      key: async (scopes = ['read', 'write', 'admin'], plan = 'free') =>
-        (await keys.create({ name: `test ${scopes.join('+')}`, plan, scopes })).secret,
+      key: async (scopes = ['read', 'write', 'admin'], plan = 'free', limits) => {
+        const own = plan === 'enterprise' ? (limits ?? GENEROUS_LIMITS) : limits;
+        return (await keys.create({ name: `test ${scopes.join('+')}`, plan, scopes, limits: own })).secret;
+      },
       reset: async () => {
-        await db.query('TRUNCATE pets, categories, api_keys RESTART IDENTITY CASCADE');
+        const rows: Array<{ tablename: string }> = await db.query(
+          `SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> ALL($1)`,
+          [KEPT_TABLES],
+        );
+        if (rows.length === 0) return;
+        const tables = rows.map(({ tablename }) => `"${tablename.replace(/"/g, '""')}"`).join(', ');
+        await db.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
       },
       close: () => app.close(),
     };

@@ -17,7 +17,7 @@ export class ApiError extends Error {
 
 /** 400 `VALIDATION_FAILED` with a message that names every offending field. */
 export class ValidationFailedError extends ApiError {
-  constructor(problems: readonly string[]) {
+  constructor(readonly problems: readonly string[]) {
     super(400, 'VALIDATION_FAILED', `Invalid request: ${problems.join('; ')}`);
   }
 }

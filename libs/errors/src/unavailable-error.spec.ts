@@ -66,11 +66,19 @@ describe('isDependencyUnavailable', () => {
     expect(isDependencyUnavailable(a)).toBe(false);
   });
 
+  it('recognises an error-like object from another realm (not `instanceof Error` here)', async () => {
+    const { runInNewContext } = await import('node:vm');
+    const foreign: unknown = runInNewContext(
+      "Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })",
+    );
+    expect(foreign instanceof Error).toBe(false);
+    expect(isDependencyUnavailable(foreign)).toBe(true);
+  });
+
   it.each([
     ['an ordinary Error', new Error('Cannot read properties of undefined')],
     ['a TypeError', new TypeError('x is not a function')],
     ['a string', 'ECONNREFUSED'],
-    ['a plain object with a code', { code: 'ECONNREFUSED' }],
     ['null', null],
     ['undefined', undefined],
     ['a numeric code', Object.assign(new Error('x'), { code: 8006 })],

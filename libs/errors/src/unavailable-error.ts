@@ -23,14 +23,19 @@ const MESSAGES = [
  * in which case the client gets 503 and may retry, rather than 500.
  */
 export function isDependencyUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
+  // Plain object checks, not `instanceof Error`: errors from Node's own modules may
+  // come from another realm (e.g. under a test runner's VM context).
+  for (let e: unknown = error, depth = 0; isObject(e) && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE_UNAVAILABLE.test(code))) {
       return true;
     }
-    if (MESSAGES.some((m) => e instanceof Error && e.message.includes(m))) return true;
-    const next: unknown = (e as { cause?: unknown }).cause ?? (e as { driverError?: unknown }).driverError;
-    e = next;
+    if (typeof message === 'string' && MESSAGES.some((m) => message.includes(m))) return true;
+    e = (e as { cause?: unknown }).cause ?? (e as { driverError?: unknown }).driverError;
   }
   return false;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }

@@ -3,7 +3,7 @@ import { DomainError } from '@petstore/errors';
 export class ApiKeyNotFoundError extends DomainError {
   readonly code = 'API_KEY_NOT_FOUND';
   readonly kind = 'not_found';
-  constructor(id: number) {
+  constructor(id: number | string) {
     super(`API key ${id} does not exist`);
   }
 }

@@ -3,7 +3,7 @@ import { DomainError } from '@petstore/errors';
 export class CategoryNotFoundError extends DomainError {
   readonly code = 'CATEGORY_NOT_FOUND';
   readonly kind = 'not_found';
-  constructor(id: number) {
+  constructor(id: number | string) {
     super(`Category ${id} does not exist`);
   }
 }

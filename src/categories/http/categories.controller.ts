@@ -6,9 +6,12 @@ import { ApiErrors } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PageQuery } from '../../shared/http/page.query.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { CategoryNotFoundError } from '../domain/category.errors.js';
 import { CategoriesService } from '../application/categories.service.js';
 import { CategoryResponse } from './dto/category.response.js';
 import { NewCategoryDto } from './dto/new-category.dto.js';
+
+const CategoryId = new PositiveIdPipe((id) => new CategoryNotFoundError(id));
 
 const NOT_FOUND = [404, 'No category has this id (`CATEGORY_NOT_FOUND`)'] as const;
 const NAME_TAKEN = [409, 'Another category has this name, ignoring case (`CATEGORY_NAME_TAKEN`)'] as const;
@@ -61,7 +64,7 @@ export class CategoriesController {
   @ApiOperation({ operationId: 'getCategory', summary: 'Get a category', description: 'One category by its id.' })
   @ApiOkResponse({ type: CategoryResponse, description: 'The category' })
   @ApiErrors(NOT_FOUND)
-  async get(@Param('categoryId', PositiveIdPipe) id: number): Promise<CategoryResponse> {
+  async get(@Param('categoryId', CategoryId) id: number): Promise<CategoryResponse> {
     return CategoryResponse.from(await this.categories.get(id));
   }
 
@@ -74,10 +77,7 @@ export class CategoriesController {
   })
   @ApiOkResponse({ type: CategoryResponse, description: 'The updated category' })
   @ApiErrors(NOT_FOUND, NAME_TAKEN)
-  async replace(
-    @Param('categoryId', PositiveIdPipe) id: number,
-    @Body() body: NewCategoryDto,
-  ): Promise<CategoryResponse> {
+  async replace(@Param('categoryId', CategoryId) id: number, @Body() body: NewCategoryDto): Promise<CategoryResponse> {
     return CategoryResponse.from(await this.categories.replace(id, body));
   }
 
@@ -91,7 +91,7 @@ export class CategoriesController {
   })
   @ApiNoContentResponse({ description: 'The category was deleted' })
   @ApiErrors(NOT_FOUND, [409, 'Pets still belong to the category (`CATEGORY_IN_USE`)'])
-  async remove(@Param('categoryId', PositiveIdPipe) id: number): Promise<void> {
+  async remove(@Param('categoryId', CategoryId) id: number): Promise<void> {
     await this.categories.remove(id);
   }
 }

@@ -5,11 +5,14 @@ import type { Request, Response } from 'express';
 import { ApiErrors } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { PetNotFoundError } from '../../pets/domain/pet.errors.js';
 import { InventoryService } from '../application/inventory.service.js';
 import type { InventoryItem } from '../domain/stock.repository.js';
 import { InventoryItemDto, InventoryUpdateDto } from './dto/inventory-item.dto.js';
 import { ListInventoryQuery } from './dto/list-inventory.query.js';
 import { SetInventoryDto } from './dto/set-inventory.dto.js';
+
+const PetId = new PositiveIdPipe((id) => new PetNotFoundError(id));
 
 const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
 const toDto = (item: InventoryItem): InventoryItemDto => Object.assign(new InventoryItemDto(), item);
@@ -46,7 +49,7 @@ export class InventoryController {
   })
   @ApiOkResponse({ type: InventoryItemDto, description: 'The inventory entry' })
   @ApiErrors(NOT_FOUND)
-  async get(@Param('petId', PositiveIdPipe) petId: number): Promise<InventoryItemDto> {
+  async get(@Param('petId', PetId) petId: number): Promise<InventoryItemDto> {
     return toDto(await this.inventory.get(petId));
   }
 
@@ -61,7 +64,7 @@ export class InventoryController {
   @ApiBody({ type: InventoryUpdateDto })
   @ApiOkResponse({ type: InventoryItemDto, description: 'The updated entry' })
   @ApiErrors(NOT_FOUND)
-  async set(@Param('petId', PositiveIdPipe) petId: number, @Body() body: SetInventoryDto): Promise<InventoryItemDto> {
+  async set(@Param('petId', PetId) petId: number, @Body() body: SetInventoryDto): Promise<InventoryItemDto> {
     return toDto(await this.inventory.setQuantity(petId, body.quantity));
   }
 }

@@ -3,7 +3,7 @@ import { DomainError } from '@petstore/errors';
 export class OrderNotFoundError extends DomainError {
   readonly code = 'ORDER_NOT_FOUND';
   readonly kind = 'not_found';
-  constructor(id: number) {
+  constructor(id: number | string) {
     super(`Order ${id} does not exist`);
   }
 }

@@ -13,6 +13,7 @@ import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { OrderNotFoundError } from '../domain/order.errors.js';
 import { OrdersService } from '../application/orders.service.js';
 import type { OrderViewer } from '../domain/order.js';
 import { CompleteOrderDto } from './dto/complete-order.dto.js';
@@ -21,6 +22,8 @@ import { OrderDto } from './dto/order.dto.js';
 import { PlaceOrderDto } from './dto/place-order.dto.js';
 import { idempotencyToken } from './idempotency-key.js';
 import { toOrderResponse } from './order.response.js';
+
+const OrderId = new PositiveIdPipe((id) => new OrderNotFoundError(id));
 
 const NOT_FOUND = [404, 'No order with this id is visible to this key (`ORDER_NOT_FOUND`)'] as const;
 const ALREADY_COMPLETE = [409, 'The order is already complete (`ORDER_ALREADY_COMPLETE`)'] as const;
@@ -122,7 +125,7 @@ export class OrdersController {
   })
   @ApiOkResponse({ type: OrderDto, description: 'The order' })
   @ApiErrors(NOT_FOUND)
-  async get(@CurrentApiKey() key: ApiKey, @Param('orderId', PositiveIdPipe) id: number): Promise<OrderDto> {
+  async get(@CurrentApiKey() key: ApiKey, @Param('orderId', OrderId) id: number): Promise<OrderDto> {
     return toOrderResponse(await this.orders.get(viewerOf(key), id));
   }
 
@@ -139,7 +142,7 @@ export class OrdersController {
   @ApiErrors(NOT_FOUND, ALREADY_COMPLETE)
   async complete(
     @CurrentApiKey() key: ApiKey,
-    @Param('orderId', PositiveIdPipe) id: number,
+    @Param('orderId', OrderId) id: number,
     @Body() body: CompleteOrderDto,
   ): Promise<OrderDto> {
     const shipDate = body.shipDate ? new Date(body.shipDate) : undefined;
@@ -156,7 +159,7 @@ export class OrdersController {
   })
   @ApiNoContentResponse({ description: 'The order was cancelled' })
   @ApiErrors(NOT_FOUND, ALREADY_COMPLETE)
-  async cancel(@CurrentApiKey() key: ApiKey, @Param('orderId', PositiveIdPipe) id: number): Promise<void> {
+  async cancel(@CurrentApiKey() key: ApiKey, @Param('orderId', OrderId) id: number): Promise<void> {
     await this.orders.cancel(viewerOf(key), id);
   }
 }

@@ -3,7 +3,7 @@ import { DomainError } from '@petstore/errors';
 export class PetNotFoundError extends DomainError {
   readonly code = 'PET_NOT_FOUND';
   readonly kind = 'not_found';
-  constructor(id: number) {
+  constructor(id: number | string) {
     super(`Pet ${id} does not exist`);
   }
 }

@@ -1,4 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -13,12 +27,15 @@ import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { PetNotFoundError } from '../domain/pet.errors.js';
 import { PetsService } from '../application/pets.service.js';
-import { PetByIdDeprecation } from './deprecation.policy.js';
+import { PetByIdDeprecationInterceptor } from './deprecation.interceptor.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';
 import { PetResponse } from './dto/pet.response.js';
+
+const PetId = new PositiveIdPipe((id) => new PetNotFoundError(id));
 
 const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
 const CATEGORY_MISSING = [422, 'The body names a category that does not exist (`CATEGORY_NOT_FOUND`)'] as const;
@@ -44,10 +61,7 @@ const DEPRECATION_HEADERS = {
 @ApiTags('Pets')
 @Controller('pets')
 export class PetsController {
-  constructor(
-    private readonly pets: PetsService,
-    private readonly deprecation: PetByIdDeprecation,
-  ) {}
+  constructor(private readonly pets: PetsService) {}
 
   @Get()
   @RequireScope('read')
@@ -89,6 +103,7 @@ export class PetsController {
 
   @Get(':petId')
   @RequireScope('read')
+  @UseInterceptors(PetByIdDeprecationInterceptor)
   @ApiOperation({
     operationId: 'getPetById',
     summary: 'Get a pet (deprecated)',
@@ -109,11 +124,7 @@ export class PetsController {
     description: 'The operation is past its sunset date (`OPERATION_SUNSET`); use `GET /pets?id={petId}`',
     headers: DEPRECATION_HEADERS,
   })
-  async get(
-    @Param('petId', PositiveIdPipe) id: number,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<PetResponse> {
-    this.deprecation.apply(res, id);
+  async get(@Param('petId', PetId) id: number): Promise<PetResponse> {
     return PetResponse.from(await this.pets.get(id));
   }
 
@@ -126,7 +137,7 @@ export class PetsController {
   })
   @ApiOkResponse({ type: PetResponse, description: 'The updated pet' })
   @ApiErrors(NOT_FOUND, CATEGORY_MISSING)
-  async replace(@Param('petId', PositiveIdPipe) id: number, @Body() body: NewPetDto): Promise<PetResponse> {
+  async replace(@Param('petId', PetId) id: number, @Body() body: NewPetDto): Promise<PetResponse> {
     return PetResponse.from(await this.pets.replace(id, body));
   }
 
@@ -140,7 +151,7 @@ export class PetsController {
   })
   @ApiOkResponse({ type: PetResponse, description: 'The updated pet' })
   @ApiErrors(NOT_FOUND, CATEGORY_MISSING)
-  async patch(@Param('petId', PositiveIdPipe) id: number, @Body() body: PetPatchDto): Promise<PetResponse> {
+  async patch(@Param('petId', PetId) id: number, @Body() body: PetPatchDto): Promise<PetResponse> {
     return PetResponse.from(await this.pets.patch(id, body));
   }
 
@@ -154,7 +165,7 @@ export class PetsController {
   })
   @ApiNoContentResponse({ description: 'The pet was deleted' })
   @ApiErrors(NOT_FOUND, [409, 'Orders reference the pet (`PET_HAS_ORDERS`)'])
-  async remove(@Param('petId', PositiveIdPipe) id: number): Promise<void> {
+  async remove(@Param('petId', PetId) id: number): Promise<void> {
     await this.pets.remove(id);
   }
 }

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { PositiveIdPipe } from './positive-id.pipe.js';
 
 describe('PositiveIdPipe', () => {
-  const pipe = new PositiveIdPipe();
+  class NoSuchThing extends Error {}
+  const pipe = new PositiveIdPipe((id) => new NoSuchThing(`no thing ${id}`));
   const transform = (value: string, name = 'petId') => pipe.transform(value, { type: 'param', data: name });
 
   it.each([
@@ -14,8 +15,9 @@ describe('PositiveIdPipe', () => {
     expect(transform(value)).toBe(expected);
   });
 
-  it('accepts the largest int64, 9223372036854775807 (a well-formed id that will simply not be found)', () => {
-    expect(typeof transform('9223372036854775807')).toBe('number');
+  it("answers the resource's not-found for well-formed ids beyond 2^53, naming the id as sent", () => {
+    expect(() => transform('9223372036854775807')).toThrow(new NoSuchThing('no thing 9223372036854775807'));
+    expect(() => transform('9007199254740993')).toThrow(NoSuchThing);
   });
 
   it('accepts any safe positive integer written plainly', () => {

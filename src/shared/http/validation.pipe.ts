@@ -1,4 +1,5 @@
 import { type ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { ValidationFailedError } from '@petstore/errors';
 
 function describe(errors: ValidationError[], parent = ''): string[] {
@@ -31,11 +32,33 @@ export function createValidationPipe(): ValidationPipe {
 
 /**
  * Path parameters are left alone: the global pipe would turn `01`, `1e3` or `0x10`
- * into numbers before `PositiveIdPipe` could refuse them.
+ * into numbers before `PositiveIdPipe` could refuse them. Unknown fields are also
+ * checked on the raw input, because class-transformer silently drops keys such as
+ * `constructor` or `__proto__` before the whitelist check could see them.
  */
 class BodyAndQueryValidationPipe extends ValidationPipe {
-  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type !== 'body' && metadata.type !== 'query') return Promise.resolve(value);
-    return super.transform(value, metadata) as Promise<unknown>;
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type !== 'body' && metadata.type !== 'query') return value;
+    const unknown = unknownFields(value, metadata.metatype);
+    if (unknown.length === 0) return super.transform(value, metadata) as Promise<unknown>;
+    let others: readonly string[] = [];
+    try {
+      await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof ValidationFailedError)) throw error;
+      others = error.problems.filter((problem) => !unknown.some((field) => problem.startsWith(`${field} `)));
+    }
+    throw new ValidationFailedError([...unknown.map((field) => `${field} is not an allowed field`), ...others]);
   }
+}
+
+function unknownFields(value: unknown, metatype: ArgumentMetadata['metatype']): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof metatype !== 'function') return [];
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(metatype, '', true, false)
+      .map((meta) => meta.propertyName),
+  );
+  if (known.size === 0) return [];
+  return Object.keys(value).filter((key) => !known.has(key));
 }

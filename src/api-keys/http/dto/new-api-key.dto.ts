@@ -12,6 +12,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
 
@@ -19,6 +20,7 @@ import { KeyLimitsDto } from './key-limits.dto.js';
 export class NewApiKeyDto {
   @ApiProperty({ description: 'Who or what the key is for', minLength: 1, maxLength: 100, example: 'mobile app' })
   @IsString()
+  @IsStorableText()
   @MinLength(1)
   @MaxLength(100)
   name!: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { PET_STATUSES, type PetStatus } from '../../domain/pet-status.js';
 
@@ -20,6 +21,7 @@ export const PET_STATUS_SCHEMA = {
 export class NewPetDto {
   @ApiProperty({ description: "The animal's name", minLength: 1, maxLength: 100, example: 'Rex' })
   @IsString()
+  @IsStorableText()
   @MinLength(1)
   @MaxLength(100)
   name!: string;

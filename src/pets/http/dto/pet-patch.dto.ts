@@ -1,5 +1,6 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { PET_STATUSES, type PetStatus } from '../../domain/pet-status.js';
 import { PET_STATUS_SCHEMA } from './new-pet.dto.js';
@@ -13,6 +14,7 @@ export class PetPatchDto {
   @ApiPropertyOptional({ description: "The animal's name", minLength: 1, maxLength: 100, example: 'Rex' })
   @OptionalButNotNull()
   @IsString()
+  @IsStorableText()
   @MinLength(1)
   @MaxLength(100)
   name?: string;
