@@ -11,6 +11,8 @@ const shared = {
 };
 
 export default {
+  // Global, not per project: Jest ignores testTimeout inside a project entry.
+  testTimeout: 60_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
     {
@@ -19,7 +21,6 @@ export default {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-      testTimeout: 60_000,
     },
   ],
 };

@@ -3,10 +3,11 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from '@petstore/auth';
 import { AllExceptionsFilter } from '@petstore/errors';
+import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { ApiKeyStoreModule, ApiKeysModule } from './api-keys/api-keys.module.js';
 import { FirstAdminKey } from './api-keys/application/first-admin-key.js';
 import { CategoriesModule } from './categories/categories.module.js';
-import { appConfig } from './config/app.config.js';
+import { type AppConfig, appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoCatalogue } from './database/demo-catalogue.js';
 import { InventoryModule } from './inventory/inventory.module.js';
@@ -14,12 +15,22 @@ import { OrdersModule } from './orders/orders.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
 
+function rateLimitOptions(config: AppConfig): RateLimitOptions {
+  const rl = config.rateLimit;
+  return {
+    ...rl,
+    plans: { file: rl.plansFile, required: rl.plansFileRequired, overrides: rl.planOverrides },
+    watchIntervalMs: rl.plansWatchIntervalMs,
+  };
+}
+
 /** Composition root. */
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
     DatabaseModule,
     AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
+    RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
     ApiKeysModule,
     CategoriesModule,
     PetsModule,

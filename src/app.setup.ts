@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import { RateLimitMiddleware } from '@petstore/rate-limit';
 import helmet from 'helmet';
 import type { AppConfig } from './config/app.config.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -16,10 +17,22 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
   app.use(requestId);
   app.use(helmet());
+  // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
+  if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: [...config.corsOrigins],
-      exposedHeaders: ['Link', 'Location', 'X-Request-Id', 'Retry-After'],
+      exposedHeaders: [
+        'Link',
+        'Location',
+        'X-Request-Id',
+        'Retry-After',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'RateLimit-Policy',
+        'RateLimit',
+      ],
     });
   }
   app.use(jsonBody);

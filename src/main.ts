@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { loadPlanTable, PlanConfigError, PlanTableService } from '@petstore/rate-limit';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { ConfigError, loadAppConfig } from './config/app.config.js';
@@ -11,7 +12,12 @@ import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 const logger = new Logger('Main');
 
 async function bootstrap(): Promise<void> {
-  loadAppConfig(); // fail fast on bad configuration, before starting a database
+  const { rateLimit } = loadAppConfig(); // fail fast on bad configuration, before starting a database
+  loadPlanTable({
+    file: rateLimit.plansFile,
+    required: rateLimit.plansFileRequired,
+    overrides: rateLimit.planOverrides,
+  });
   const database: EmbeddedDatabase = await resolveDatabaseUrl(process.env, (line) => logger.log(line));
   process.env.DATABASE_URL = database.url;
   const config = loadAppConfig();
@@ -38,9 +44,12 @@ async function bootstrap(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // Re-read the plan table (it is also re-read when the file changes); counters are kept.
+  process.on('SIGHUP', () => app?.get(PlanTableService).reload('SIGHUP'));
 }
 
 bootstrap().catch((error: unknown) => {
-  logger.error(error instanceof ConfigError ? `Invalid configuration: ${error.message}` : error);
+  const invalid = error instanceof ConfigError || error instanceof PlanConfigError;
+  logger.error(invalid ? `Invalid configuration: ${error.message}` : error);
   process.exit(1);
 });

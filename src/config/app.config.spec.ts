@@ -56,6 +56,8 @@ describe('loadAppConfig', () => {
       petsGetByIdSunset: new Date('2026-12-31T00:00:00Z'),
       trustProxy: 'loopback',
       corsOrigins: ['https://a.example', 'https://b.example'],
+      // Rate-limit settings are covered by test/rate-limit-config.e2e-spec.ts.
+      rateLimit: loadAppConfig({}).rateLimit,
     });
   });
 

@@ -1,4 +1,23 @@
 import { registerAs } from '@nestjs/config';
+import { MAX_QUOTA, type PlanOverrides, TABLE_PLANS } from '@petstore/rate-limit';
+
+/** Plans and rate limits (API.md section 5; docs/rate-limits.md). */
+export interface RateLimitConfig {
+  /** RATE_LIMIT_ENABLED=false switches the limiter off (benchmarks only). */
+  readonly enabled: boolean;
+  readonly plansFile: string;
+  /** PLANS_FILE was set: a missing file is then an error, not the seed's table. */
+  readonly plansFileRequired: boolean;
+  /** PLAN_<FREE|PRO|BUSINESS>_PER_<MINUTE|DAY>: win over the file. */
+  readonly planOverrides: PlanOverrides;
+  /** How often the plans file is checked for changes (ms; 0: only on SIGHUP). */
+  readonly plansWatchIntervalMs: number;
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string;
+  readonly failOpen: boolean;
+  readonly banThresholdMultiplier: number;
+  readonly banDurationSeconds: number;
+}
 
 /** Typed, validated configuration (API.md section 8). Read once at start-up. */
 export interface AppConfig {
@@ -12,6 +31,7 @@ export interface AppConfig {
   readonly petsGetByIdSunset: Date;
   readonly trustProxy: string | undefined;
   readonly corsOrigins: readonly string[];
+  readonly rateLimit: RateLimitConfig;
 }
 
 export class ConfigError extends Error {}
@@ -51,6 +71,47 @@ function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
 }
 
+function parseNonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ConfigError(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+function parsePlanOverrides(env: Env): PlanOverrides {
+  const overrides: Record<string, { perMinute?: number; perDay?: number }> = {};
+  for (const plan of TABLE_PLANS) {
+    for (const [field, suffix] of [
+      ['perMinute', 'PER_MINUTE'],
+      ['perDay', 'PER_DAY'],
+    ] as const) {
+      const name = `PLAN_${plan.toUpperCase()}_${suffix}`;
+      if (env[name] === undefined || env[name] === '') continue;
+      const value = parsePositiveInt(env, name, 1);
+      if (value > MAX_QUOTA) throw new ConfigError(`${name} must be at most ${MAX_QUOTA}, got '${env[name]}'`);
+      (overrides[plan] ??= {})[field] = value;
+    }
+  }
+  return overrides;
+}
+
+function loadRateLimitConfig(env: Env): RateLimitConfig {
+  return {
+    enabled: parseBoolean(env, 'RATE_LIMIT_ENABLED', true),
+    plansFile: env.PLANS_FILE || 'config/plans.yaml',
+    plansFileRequired: Boolean(env.PLANS_FILE),
+    planOverrides: parsePlanOverrides(env),
+    plansWatchIntervalMs: parseNonNegativeInt(env, 'PLANS_WATCH_INTERVAL_MS', 1_000),
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'petstore:rl:',
+    failOpen: parseBoolean(env, 'RATE_LIMIT_FAIL_OPEN', true),
+    banThresholdMultiplier: parsePositiveInt(env, 'BAN_THRESHOLD_MULTIPLIER', 3),
+    banDurationSeconds: parsePositiveInt(env, 'BAN_DURATION_SECONDS', 900),
+  };
+}
+
 /** Builds the configuration from the environment; throws `ConfigError` naming the bad variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const bootstrapAdminKey = env.BOOTSTRAP_ADMIN_KEY || undefined;
@@ -79,6 +140,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       .split(',')
       .map((o) => o.trim())
       .filter((o) => o.length > 0),
+    rateLimit: loadRateLimitConfig(env),
   };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -43,7 +44,9 @@ const KEPT_TABLES = ['migrations', 'typeorm_metadata'];
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const saved = { ...process.env };
-  Object.assign(process.env, { SEED_DEMO_DATA: 'false', ...env });
+  // Each app counts under its own Redis prefix: with a shared REDIS_URL, apps of
+  // other test files (and earlier CI runs) would otherwise share 127.0.0.1's quota.
+  Object.assign(process.env, { SEED_DEMO_DATA: 'false', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`, ...env });
   try {
     const app = await NestFactory.create<NestExpressApplication>(options.rootModule ?? AppModule, {
       bodyParser: false,

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import {
   API_KEY_STORE,
@@ -12,7 +12,7 @@ import {
   type Scope,
   visiblePrefix,
 } from '@petstore/auth';
-import type { PlanName } from '@petstore/rate-limit';
+import { type PlanName, RateLimiter } from '@petstore/rate-limit';
 import { appConfig } from '../../config/app.config.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
@@ -44,6 +44,8 @@ export class ApiKeysService {
     @Inject(API_KEY_STORE) private readonly store: ApiKeyStore,
     private readonly resolver: ApiKeyResolver,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
+    /** Absent where no limiter runs (the keys CLI). */
+    @Optional() private readonly limiter?: RateLimiter,
   ) {}
 
   async create(input: NewApiKey): Promise<IssuedApiKey> {
@@ -82,6 +84,12 @@ export class ApiKeysService {
   async revoke(id: number): Promise<void> {
     if (!(await this.store.revoke(id))) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
+  }
+
+  /** Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists). */
+  async unban(id: number): Promise<void> {
+    const key = await this.get(id);
+    await this.limiter?.unban(key);
   }
 
   /**

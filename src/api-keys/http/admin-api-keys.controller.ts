@@ -6,10 +6,13 @@ import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PageQuery } from '../../shared/http/page.query.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
 import { ApiKeyUpdateDto } from './dto/api-key-update.dto.js';
 import { ApiKeyResponse, IssuedApiKeyResponse } from './dto/api-key.response.js';
 import { NewApiKeyDto } from './dto/new-api-key.dto.js';
+
+const KeyId = new PositiveIdPipe((id) => new ApiKeyNotFoundError(id));
 
 const NOT_FOUND = [404, 'No API key has this id (`API_KEY_NOT_FOUND`)'] as const;
 
@@ -57,10 +60,14 @@ export class AdminApiKeysController {
 
   @Patch(':keyId')
   @Stability('beta')
-  @ApiOperation({ operationId: 'updateApiKey', summary: "Change an API key's plan, scopes or limits" })
+  @ApiOperation({
+    operationId: 'updateApiKey',
+    summary: "Change an API key's plan, scopes or limits",
+    description: 'Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan.',
+  })
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The updated key' })
   @ApiErrors(NOT_FOUND)
-  async update(@Param('keyId', PositiveIdPipe) id: number, @Body() body: ApiKeyUpdateDto): Promise<ApiKeyResponse> {
+  async update(@Param('keyId', KeyId) id: number, @Body() body: ApiKeyUpdateDto): Promise<ApiKeyResponse> {
     return ApiKeyResponse.from(await this.keys.update(id, body));
   }
 
@@ -74,7 +81,23 @@ export class AdminApiKeysController {
   })
   @ApiNoContentResponse({ description: 'The key is revoked' })
   @ApiErrors(NOT_FOUND)
-  async revoke(@Param('keyId', PositiveIdPipe) id: number): Promise<void> {
+  async revoke(@Param('keyId', KeyId) id: number): Promise<void> {
     await this.keys.revoke(id);
+  }
+
+  @Post(':keyId/unban')
+  @Stability('beta')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'unbanApiKey',
+    summary: "Lift an API key's rate-limit ban",
+    description:
+      'A key that keeps sending after 429 responses is banned for a while (429 `API_KEY_BANNED`). ' +
+      'This lifts the ban at once, on every instance; the quota windows keep their counts.',
+  })
+  @ApiNoContentResponse({ description: 'The key is not banned (any more)' })
+  @ApiErrors(NOT_FOUND)
+  async unban(@Param('keyId', KeyId) id: number): Promise<void> {
+    await this.keys.unban(id);
   }
 }

@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+/* global fetch */
+// `npm run bench:ratelimit`: what the rate limiter costs. Three instances of the built
+// service on one PostgreSQL — limiter off (RATE_LIMIT_ENABLED=false), in-process
+// counters, Redis counters — are loaded in turn with GET /categories by autocannon,
+// in interleaved rounds (so drift on the machine hits all three alike); the median
+// throughput of each is printed with its ratio to "off".
+//
+// An enterprise key with huge limits is used, so the run measures the limiter's
+// overhead (counting, headers, Redis round trip), never 429s.
+//
+// Environment:
+//   BENCH_DATABASE_URL  postgres://postgres@127.0.0.1:5432/petstore_bench (dropped and re-created)
+//   REDIS_URL           redis://127.0.0.1:6379 (keys under a fresh prefix, removed afterwards)
+//   PETSTORE_ENTRY      dist/src/main.js
+//   BENCH_DURATION      seconds per measurement (default 8)
+//   BENCH_ROUNDS        rounds (default 3)
+//   BENCH_CONNECTIONS   concurrent connections (default 50)
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { URL } from 'node:url';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench';
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const ENTRY = resolve(process.env.PETSTORE_ENTRY ?? 'dist/src/main.js');
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const PREFIX = `rl-bench:${randomUUID()}:`;
+const KEY = `psk_bench_${randomBytes(20).toString('hex')}`;
+const TARGETS = { memory: 0.05, redis: 0.15 };
+
+const MODES = [
+  { name: 'off', env: { RATE_LIMIT_ENABLED: 'false', REDIS_URL: '' } },
+  { name: 'memory', env: { REDIS_URL: '' } },
+  { name: 'redis', env: { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: PREFIX } },
+];
+const children = [];
+
+async function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+async function recreateDatabase() {
+  const url = new URL(DATABASE_URL);
+  const name = url.pathname.slice(1);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected database name '${name}'`);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function start(mode) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [ENTRY], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL,
+      BOOTSTRAP_ADMIN_KEY: KEY,
+      BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
+      BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
+      LOG_LEVEL: 'warn',
+      ...mode.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  children.push(child);
+  const url = `http://127.0.0.1:${port}/categories`;
+  for (let i = 0; i < 120; i++) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(url, { headers: { 'X-API-Key': KEY } })).status === 200)
+        return { ...mode, url, output: () => output };
+    } catch {
+      // not listening yet
+    }
+    await sleep(500);
+  }
+  throw new Error(`the '${mode.name}' instance did not start:\n${output}`);
+}
+
+function load(url, duration) {
+  return autocannon({ url, connections: CONNECTIONS, duration, headers: { 'X-API-Key': KEY } });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+  await recreateDatabase();
+  const instances = [];
+  for (const mode of MODES) instances.push(await start(mode)); // one at a time: the first migrates and seeds
+  const sample = await fetch(instances[2].url, { headers: { 'X-API-Key': KEY } });
+  console.log(
+    `GET /categories: ${(await sample.json()).length} categories; ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s; ` +
+      `limiter headers on 'redis': X-RateLimit-Limit ${sample.headers.get('x-ratelimit-limit')}`,
+  );
+
+  for (const instance of instances) await load(instance.url, 2); // warm up (JIT, pools, script cache)
+  const results = Object.fromEntries(MODES.map((m) => [m.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? instances : [...instances].reverse();
+    for (const instance of order) {
+      const r = await load(instance.url, DURATION);
+      const bad = r.non2xx + r.errors + r.timeouts;
+      if (bad > 0)
+        throw new Error(`'${instance.name}' answered ${bad} non-2xx/errors: the run would not measure overhead`);
+      results[instance.name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
+      console.log(
+        `round ${round} ${instance.name.padEnd(6)} ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms`,
+      );
+    }
+  }
+
+  const summary = Object.fromEntries(
+    MODES.map(({ name }) => [
+      name,
+      {
+        rps: median(results[name].map((r) => r.rps)),
+        p50: median(results[name].map((r) => r.p50)),
+        p99: median(results[name].map((r) => r.p99)),
+      },
+    ]),
+  );
+  const off = summary.off.rps;
+  console.log('\nlimiter   median req/s   p50 ms   p99 ms   vs off');
+  for (const { name } of MODES) {
+    const s = summary[name];
+    const ratio = s.rps / off;
+    const target = TARGETS[name];
+    const verdict =
+      target === undefined
+        ? ''
+        : ratio >= 1 - target
+          ? `  (target >= ${1 - target}: met)`
+          : `  (target >= ${1 - target}: MISSED)`;
+    console.log(
+      `${name.padEnd(9)} ${Math.round(s.rps).toString().padStart(12)} ${String(s.p50).padStart(8)} ${String(s.p99).padStart(8)}   ${ratio.toFixed(3)}${verdict}`,
+    );
+  }
+}
+
+let status = 0;
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  status = 1;
+} finally {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  await sleep(500);
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const keys = await redis.keys(`${PREFIX}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } catch {
+    // Redis unreachable: nothing to clean
+  }
+  redis.disconnect();
+}
+process.exit(status);

@@ -1,0 +1,131 @@
+/** Length of the two windows every plan has. */
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+/** One fixed window: at most `limit` requests within `durationMs` of the first one. */
+export interface WindowRule {
+  readonly name: string;
+  readonly limit: number;
+  readonly durationMs: number;
+}
+
+/** More than `threshold` rejected requests within `windowMs` ban the client for `durationMs`. */
+export interface BanRule {
+  readonly threshold: number;
+  readonly durationMs: number;
+  readonly windowMs: number;
+}
+
+export interface HitRequest {
+  /** All windows must have room; an allowed request counts in each, a rejected one in none. */
+  readonly windows: readonly WindowRule[];
+  readonly ban: BanRule | null;
+  /** false: only report the state (nothing is counted, nothing is rejected). */
+  readonly consume: boolean;
+}
+
+export type HitOutcome = 'allowed' | 'limited' | 'banned';
+
+export interface WindowCount {
+  /** Requests counted in the window, this one included when it was allowed. */
+  readonly count: number;
+  /** When the window ends (ms since the epoch); null while no window is open. */
+  readonly resetAt: number | null;
+}
+
+export interface HitResult {
+  readonly outcome: HitOutcome;
+  /** The storage's clock when it decided (ms since the epoch): Redis time for Redis. */
+  readonly now: number;
+  /** One entry per rule of the request, in the same order. */
+  readonly windows: readonly WindowCount[];
+  /** End of the ban when banned. */
+  readonly banUntil: number | null;
+}
+
+interface Counter {
+  start: number;
+  count: number;
+}
+
+/**
+ * The counters of one client (an API key or an IP address): O(1) state, no
+ * per-hit timestamps. Windows are keyed by their length, so a plan change keeps
+ * the counts.
+ */
+export interface ClientCounters {
+  readonly windows: Map<number, Counter>;
+  rejections: Counter | null;
+  banUntil: number;
+}
+
+export function newClientCounters(): ClientCounters {
+  return { windows: new Map(), rejections: null, banUntil: 0 };
+}
+
+function live(counter: Counter | null | undefined, durationMs: number, now: number): Counter | null {
+  return counter && counter.start + durationMs > now ? counter : null;
+}
+
+/**
+ * One request against a client's counters, at `now`: the semantics both storages
+ * implement (the Redis script is the same algorithm over keys with TTLs).
+ *
+ * - A window opens at the first request after the previous one ended, and lasts
+ *   its length (fixed window anchored at the client's first request).
+ * - A banned client is refused without counting anything.
+ * - A request is allowed only if every window has room; then it counts in all.
+ * - A refused request counts in no window, only as a rejection; more than
+ *   `ban.threshold` rejections within `ban.windowMs` start a ban.
+ */
+export function applyHit(state: ClientCounters, request: HitRequest, now: number): HitResult {
+  const counters = request.windows.map((rule) => live(state.windows.get(rule.durationMs), rule.durationMs, now));
+  const snapshot = (): WindowCount[] =>
+    counters.map((c, i) =>
+      c ? { count: c.count, resetAt: c.start + request.windows[i].durationMs } : { count: 0, resetAt: null },
+    );
+
+  if (state.banUntil > now) return { outcome: 'banned', now, windows: snapshot(), banUntil: state.banUntil };
+
+  const full = request.windows.some((rule, i) => (counters[i]?.count ?? 0) >= rule.limit);
+  if (!request.consume) return { outcome: full ? 'limited' : 'allowed', now, windows: snapshot(), banUntil: null };
+
+  if (full) {
+    const ban = request.ban;
+    if (ban) {
+      const rejections = live(state.rejections, ban.windowMs, now) ?? { start: now, count: 0 };
+      rejections.count += 1;
+      state.rejections = rejections;
+      if (rejections.count > ban.threshold) {
+        state.banUntil = now + ban.durationMs;
+        state.rejections = null;
+        return { outcome: 'banned', now, windows: snapshot(), banUntil: state.banUntil };
+      }
+    }
+    return { outcome: 'limited', now, windows: snapshot(), banUntil: null };
+  }
+
+  request.windows.forEach((rule, i) => {
+    const counter = counters[i] ?? { start: now, count: 0 };
+    counter.count += 1;
+    counters[i] = counter;
+    state.windows.set(rule.durationMs, counter);
+  });
+  return { outcome: 'allowed', now, windows: snapshot(), banUntil: null };
+}
+
+/** Lifts a ban and forgets the rejections that led to it; the windows keep their counts. */
+export function liftBan(state: ClientCounters): void {
+  state.banUntil = 0;
+  state.rejections = null;
+}
+
+/** Whether nothing in the counters matters any more at `now` (safe to forget). */
+export function isIdle(state: ClientCounters, now: number, longestWindowMs: number): boolean {
+  if (state.banUntil > now) return false;
+  if (state.rejections && state.rejections.start + longestWindowMs > now) return false;
+  for (const [durationMs, counter] of state.windows) {
+    if (counter.start + durationMs > now) return false;
+  }
+  return true;
+}

@@ -1,0 +1,93 @@
+import {
+  applyHit,
+  type ClientCounters,
+  type HitRequest,
+  type HitResult,
+  isIdle,
+  liftBan,
+  newClientCounters,
+} from './fixed-window.js';
+import type { RateLimitStorage } from './rate-limit.storage.js';
+import { throttlerRecord, throttlerRequest, type ThrottlerStorageRecord } from './throttler-compat.js';
+
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * In-process counters: one small record per client, O(1) per request whatever the
+ * number of hits (unlike the throttler's built-in storage, which keeps a timestamp
+ * per hit). Idle records are swept once a minute. Exact within one process only.
+ */
+export class MemoryRateLimitStorage implements RateLimitStorage {
+  readonly kind = 'memory';
+  private readonly clients = new Map<string, ClientCounters>();
+  private longestMs = 0;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(client: string, request: HitRequest): Promise<HitResult> {
+    return this.hitSync(client, request);
+  }
+
+  /** The same as `hit`, without a promise (for benchmarks and unit tests). */
+  hitSync(client: string, request: HitRequest): HitResult {
+    let state = this.clients.get(client);
+    if (!state) {
+      state = newClientCounters();
+      this.clients.set(client, state);
+      this.startSweeping();
+    }
+    for (const rule of request.windows) if (rule.durationMs > this.longestMs) this.longestMs = rule.durationMs;
+    if (request.ban && request.ban.durationMs > this.longestMs) this.longestMs = request.ban.durationMs;
+    return applyHit(state, request, this.now());
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const request = throttlerRequest(ttl, limit, blockDuration);
+    return throttlerRecord(request, this.hitSync(`throttler:${throttlerName}:${key}`, request));
+  }
+
+  async unban(client: string): Promise<void> {
+    const state = this.clients.get(client);
+    if (state) liftBan(state);
+  }
+
+  isHealthy(): boolean {
+    return true;
+  }
+
+  /** Number of clients with live counters (for tests). */
+  size(): number {
+    return this.clients.size;
+  }
+
+  /** Forgets clients whose windows, rejections and ban have all ended. */
+  sweep(): void {
+    const now = this.now();
+    for (const [client, state] of this.clients) {
+      if (isIdle(state, now, this.longestMs)) this.clients.delete(client);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    this.clients.clear();
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+}

@@ -1,0 +1,66 @@
+import { type StatsListener, unwatchFile, watchFile } from 'node:fs';
+import { Logger } from '@nestjs/common';
+import type { PlanLimits, PlanName, PlanTable } from './plan.js';
+import { describePlanTable, loadPlanTable, type PlanSource } from './plans-file.js';
+
+/**
+ * The effective plan table, re-read without a restart (on SIGHUP through
+ * `reload()`, and when the file changes). Counters live in the storage, keyed by
+ * client, so they survive a reload; a reload that fails keeps the current table.
+ */
+export class PlanTableService {
+  private readonly logger = new Logger('RateLimit');
+  private table: PlanTable;
+  private listener: StatsListener | null = null;
+
+  /** Loads the table; throws `PlanConfigError` naming the bad entry (start-up fails). */
+  constructor(
+    private readonly source: PlanSource,
+    private readonly load: (source: PlanSource) => PlanTable = loadPlanTable,
+  ) {
+    this.table = load(source);
+  }
+
+  current(): PlanTable {
+    return this.table;
+  }
+
+  limitsOf(plan: PlanName): PlanLimits | null {
+    return this.table[plan];
+  }
+
+  /** Re-reads the file; on failure logs the reason and keeps the table in force. */
+  reload(reason: string): boolean {
+    try {
+      const next = this.load(this.source);
+      const changed = describePlanTable(next) !== describePlanTable(this.table);
+      this.table = next;
+      this.logger.log(`Plan table reloaded (${reason})${changed ? '' : ', unchanged'}: ${describePlanTable(next)}`);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.error(`Plan table not reloaded (${reason}), keeping the current one: ${message}`);
+      return false;
+    }
+  }
+
+  /** Polls the file (robust to editors that replace it and to symlink swaps). */
+  watch(intervalMs: number): void {
+    if (this.listener) return;
+    this.listener = (current, previous) => {
+      if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size || current.ino !== previous.ino) {
+        this.reload(`${this.source.file} changed`);
+      }
+    };
+    watchFile(this.source.file, { interval: intervalMs, persistent: false }, this.listener);
+  }
+
+  onModuleDestroy(): void {
+    this.close();
+  }
+
+  close(): void {
+    if (this.listener) unwatchFile(this.source.file, this.listener);
+    this.listener = null;
+  }
+}

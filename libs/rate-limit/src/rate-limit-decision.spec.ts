@@ -1,0 +1,134 @@
+import { DAY_MS, type HitRequest, type HitResult, MINUTE_MS } from './fixed-window.js';
+import { MemoryRateLimitStorage } from './memory.storage.js';
+import { bindingWindow, decide, rateLimitHeaders, type WindowView } from './rate-limit-decision.js';
+
+const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+
+function view(name: string, durationMs: number, limit: number, remaining: number, resetAt: number): WindowView {
+  return { name, durationMs, limit, remaining, resetAt };
+}
+
+function plan(perMinute: number, perDay: number, threshold = 1_000): HitRequest {
+  return {
+    windows: [
+      { name: 'minute', limit: perMinute, durationMs: MINUTE_MS },
+      { name: 'day', limit: perDay, durationMs: DAY_MS },
+    ],
+    ban: { threshold, durationMs: 900_000, windowMs: MINUTE_MS },
+    consume: true,
+  };
+}
+
+describe('bindingWindow', () => {
+  const minute = (remaining: number) => view('minute', MINUTE_MS, 60, remaining, T0 + 30_000);
+  const day = (remaining: number) => view('day', DAY_MS, 1_000, remaining, T0 + 3_600_000);
+
+  it('picks the window with the fewest remaining', () => {
+    expect(bindingWindow([minute(59), day(4)], false).name).toBe('day');
+    expect(bindingWindow([minute(3), day(400)], false).name).toBe('minute');
+  });
+
+  it('picks the shorter window on a tie, whatever the order', () => {
+    expect(bindingWindow([minute(5), day(5)], false).name).toBe('minute');
+    expect(bindingWindow([day(5), minute(5)], false).name).toBe('minute');
+    expect(bindingWindow([day(0), minute(0)], false).name).toBe('minute');
+  });
+
+  it('on a rejection picks the window that rejected', () => {
+    expect(bindingWindow([minute(0), day(500)], true).name).toBe('minute');
+    expect(bindingWindow([minute(12), day(0)], true).name).toBe('day');
+  });
+
+  it('when both rejected, picks the one that frees last, so Retry-After is when a retry can succeed', () => {
+    expect(bindingWindow([minute(0), day(0)], true).name).toBe('day');
+    const dayEndingFirst = view('day', DAY_MS, 1_000, 0, T0 + 10_000);
+    expect(bindingWindow([minute(0), dayEndingFirst], true).name).toBe('minute');
+  });
+});
+
+describe('decide and rateLimitHeaders (injected clock)', () => {
+  const clock = { now: T0 };
+  let storage: MemoryRateLimitStorage;
+  beforeEach(() => {
+    clock.now = T0;
+    storage = new MemoryRateLimitStorage(() => clock.now);
+  });
+  const hit = (request: HitRequest): [HitRequest, HitResult] => [request, storage.hitSync('c', request)];
+
+  it('describes the minute window of a fresh free client', () => {
+    const headers = rateLimitHeaders(decide(...hit(plan(60, 1_000))));
+    expect(headers).toEqual({
+      'X-RateLimit-Limit': '60',
+      'X-RateLimit-Remaining': '59',
+      'X-RateLimit-Reset': String((T0 + MINUTE_MS) / 1000),
+      'RateLimit-Policy': '"minute";q=60;w=60, "day";q=1000;w=86400',
+      RateLimit: '"minute";r=59;t=60, "day";r=999;t=86400',
+    });
+  });
+
+  it('switches to the day window once it has fewer requests left', () => {
+    clock.now = T0 + 500;
+    for (let i = 0; i < 3; i++) storage.hitSync('c', plan(60, 5));
+    const decision = decide(...hit(plan(60, 5)));
+    expect(decision.binding.name).toBe('day');
+    expect(rateLimitHeaders(decision)).toMatchObject({
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '1',
+      // rounded up: a client waiting until then is never early
+      'X-RateLimit-Reset': String(Math.ceil((T0 + 500 + DAY_MS) / 1000)),
+    });
+  });
+
+  it('describes the minute window on a tie', () => {
+    const decision = decide(...hit(plan(10, 10)));
+    expect(decision.binding.name).toBe('minute');
+  });
+
+  it('on a rejection describes the rejecting window and says when to retry', () => {
+    storage.hitSync('c', plan(1, 100));
+    clock.now += 20_400;
+    const decision = decide(...hit(plan(1, 100)));
+    expect(decision.outcome).toBe('limited');
+    const headers = rateLimitHeaders(decision);
+    expect(headers).toMatchObject({
+      'X-RateLimit-Limit': '1',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String((T0 + MINUTE_MS) / 1000),
+      'Retry-After': '40',
+      RateLimit: '"minute";r=0;t=40, "day";r=99;t=86380',
+    });
+  });
+
+  it('on a day-window rejection, Retry-After runs to the end of the day window', () => {
+    storage.hitSync('c', plan(10, 2));
+    storage.hitSync('c', plan(10, 2));
+    clock.now += 1_000;
+    const decision = decide(...hit(plan(10, 2)));
+    expect(decision.binding.name).toBe('day');
+    expect(decision.retryAfterSeconds).toBe(86_399);
+  });
+
+  it('never says Retry-After 0', () => {
+    storage.hitSync('c', plan(1, 100));
+    clock.now = T0 + MINUTE_MS - 1;
+    expect(decide(...hit(plan(1, 100))).retryAfterSeconds).toBe(1);
+  });
+
+  it('for a ban, describes the ban: nothing remaining until it ends', () => {
+    storage.hitSync('c', plan(1, 100, 0));
+    clock.now += 5_000;
+    const decision = decide(...hit(plan(1, 100, 0)));
+    expect(decision.outcome).toBe('banned');
+    expect(rateLimitHeaders(decision)).toMatchObject({
+      'X-RateLimit-Limit': '1',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String((T0 + 5_000 + 900_000) / 1000),
+      'Retry-After': '900',
+      RateLimit: '"minute";r=0;t=900, "day";r=0;t=86395',
+    });
+  });
+
+  it('sends no Retry-After when allowed', () => {
+    expect(rateLimitHeaders(decide(...hit(plan(60, 1_000))))['Retry-After']).toBeUndefined();
+  });
+});

@@ -1,0 +1,100 @@
+import { API_KEY_HEADER, type ApiKey, type ApiKeyResolver, type AuthenticatedRequest } from '@petstore/auth';
+import { ApiError } from '@petstore/errors';
+import type { NextFunction, Request, Response } from 'express';
+import { clientAddress } from './client-ip.js';
+import { rateLimitHeaders, type RateLimitDecision } from './rate-limit-decision.js';
+import type { RateLimitClient, RateLimiter } from './rate-limiter.js';
+import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
+
+/** Probes must never be throttled: they are reported on, not counted. */
+export const DEFAULT_EXEMPT_PATHS = ['/health/live', '/health/ready'] as const;
+
+/** Longest key the service looks up (real keys have 47 characters). */
+const MAX_KEY_LENGTH = 200;
+const FAIL_CLOSED_RETRY_SECONDS = 5;
+
+/**
+ * Express middleware, mounted before the body parser so that every response —
+ * 401, 404 for unknown routes, 400/413/415 from the body parser, 429, 5xx — has
+ * been counted and carries the headers. It resolves the API key (and leaves it
+ * on `req.apiKey` for the auth guard); requests without a valid key are counted
+ * per client address under the free plan.
+ */
+export class RateLimitMiddleware {
+  private readonly exempt: ReadonlySet<string>;
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly resolver: ApiKeyResolver,
+    exemptPaths: readonly string[] = DEFAULT_EXEMPT_PATHS,
+  ) {
+    this.exempt = new Set(exemptPaths);
+  }
+
+  readonly handle = (req: Request, res: Response, next: NextFunction): void => {
+    this.run(req as AuthenticatedRequest, res).then(
+      (rejection) => next(rejection),
+      (error: unknown) => next(error),
+    );
+  };
+
+  private async run(req: AuthenticatedRequest, res: Response): Promise<ApiError | undefined> {
+    const key = await this.authenticate(req);
+    const client: RateLimitClient = key ? { kind: 'key', key } : { kind: 'address', address: clientAddress(req.ip) };
+    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+    const consume = !this.exempt.has(path);
+    let decision: RateLimitDecision;
+    try {
+      decision = await this.limiter.check(client, consume);
+    } catch (error) {
+      if (!(error instanceof RateLimitStorageUnavailableError)) throw error;
+      return this.failClosed(client, res);
+    }
+    res.set(rateLimitHeaders(decision));
+    if (!consume || decision.outcome === 'allowed') return undefined;
+    const retry = { 'Retry-After': String(decision.retryAfterSeconds ?? 1) };
+    const who = key ? 'this API key' : 'requests without a valid API key from this address';
+    if (decision.outcome === 'banned') {
+      return new ApiError(
+        429,
+        'API_KEY_BANNED',
+        `Banned for sending on after repeated 429 responses: ${who} may send again in ${retry['Retry-After']} s`,
+        retry,
+      );
+    }
+    const window = decision.binding;
+    return new ApiError(
+      429,
+      'RATE_LIMIT_EXCEEDED',
+      `Rate limit exceeded: ${window.limit} requests per ${window.name} for ${who}; retry in ${retry['Retry-After']} s`,
+      retry,
+    );
+  }
+
+  /** The key presented, if valid; an unknown key, or a store failure, counts per address. */
+  private async authenticate(req: AuthenticatedRequest): Promise<ApiKey | null> {
+    if (req.apiKey) return req.apiKey;
+    const secret = req.header(API_KEY_HEADER);
+    if (!secret || secret.length > MAX_KEY_LENGTH) return null;
+    try {
+      const key = await this.resolver.resolve(secret);
+      if (key) req.apiKey = key;
+      return key;
+    } catch {
+      return null; // the guard asks again and answers 503 if the store is still down
+    }
+  }
+
+  private failClosed(client: RateLimitClient, res: Response): ApiError {
+    const limits = this.limiter.limitsFor(client);
+    const retryAfter = String(FAIL_CLOSED_RETRY_SECONDS);
+    res.set({
+      'X-RateLimit-Limit': String(limits.perMinute),
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + FAIL_CLOSED_RETRY_SECONDS),
+    });
+    return new ApiError(503, 'SERVICE_UNAVAILABLE', 'A required dependency is unavailable; retry shortly', {
+      'Retry-After': retryAfter,
+    });
+  }
+}

@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { HitOutcome, HitRequest, HitResult, WindowCount } from './fixed-window.js';
+import { RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
+import { HIT_SCRIPT } from './redis-hit.script.js';
+import { throttlerRecord, throttlerRequest, type ThrottlerStorageRecord } from './throttler-compat.js';
+
+export interface RedisStorageOptions {
+  readonly url: string;
+  /** Prepended to every key, e.g. `petstore:rl:`. */
+  readonly keyPrefix: string;
+  /** A command slower than this counts as a failure (the limiter then fails open or closed). */
+  readonly commandTimeoutMs?: number;
+  /** Told when Redis becomes unreachable or reachable again. */
+  readonly onHealthChange?: (healthy: boolean, detail: string) => void;
+}
+
+const OUTCOMES: readonly HitOutcome[] = ['allowed', 'limited', 'banned'];
+/** How long start-up waits for a first connection to Redis. */
+const STARTUP_WAIT_MS = 3_000;
+
+/**
+ * Counters shared by every instance in Redis. Each request is one `EVALSHA` of
+ * `HIT_SCRIPT`, which checks and counts both windows and the ban rule atomically,
+ * so N instances together allow exactly the plan's limit. The script is loaded
+ * on every (re)connection; a NOSCRIPT reply (Redis restarted or flushed its
+ * script cache) reloads it once. While Redis is unreachable, calls fail at once
+ * (no offline queue) with `RateLimitStorageUnavailableError`.
+ */
+export class RedisRateLimitStorage implements RateLimitStorage {
+  readonly kind = 'redis';
+  private readonly redis: Redis;
+  private readonly sha = createHash('sha1').update(HIT_SCRIPT).digest('hex');
+  private healthy = false;
+  private lastProblem = 'not connected yet';
+  private readyWaiters: Array<() => void> = [];
+
+  constructor(private readonly options: RedisStorageOptions) {
+    this.redis = new Redis(options.url, {
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.commandTimeoutMs ?? 500,
+      connectTimeout: 2_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.redis.on('ready', () => {
+      this.loadScript().then(
+        () => this.setHealthy(true, 'connected'),
+        (error: unknown) => this.setHealthy(false, describe(error)),
+      );
+    });
+    this.redis.on('error', (error: unknown) => this.setHealthy(false, describe(error)));
+    this.redis.on('end', () => this.setHealthy(false, 'connection closed'));
+  }
+
+  /**
+   * Resolves once Redis answers (script loaded), or after `timeoutMs` with false.
+   * Called at start-up so that the first requests are counted in Redis, not
+   * locally; a Redis that stays down does not stop the service (fail open).
+   */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.isHealthy()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.readyWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.whenReady(STARTUP_WAIT_MS);
+  }
+
+  async hit(client: string, request: HitRequest): Promise<HitResult> {
+    const keys = [
+      ...request.windows.map((rule) => this.key(client, `w${rule.durationMs}`)),
+      this.key(client, 'rej'),
+      this.key(client, 'ban'),
+    ];
+    const args: Array<string | number> = [
+      request.windows.length,
+      request.consume ? 1 : 0,
+      request.ban ? request.ban.threshold : -1,
+      request.ban ? request.ban.durationMs : 0,
+      request.ban ? request.ban.windowMs : 0,
+      ...request.windows.flatMap((rule) => [rule.limit, rule.durationMs]),
+    ];
+    const reply = await this.run(keys, args);
+    return parseReply(reply, request.windows.length);
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const request = throttlerRequest(ttl, limit, blockDuration);
+    return throttlerRecord(request, await this.hit(`throttler:${throttlerName}:${key}`, request));
+  }
+
+  async unban(client: string): Promise<void> {
+    this.assertReady();
+    try {
+      await this.redis.del(this.key(client, 'ban'), this.key(client, 'rej'));
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  isHealthy(): boolean {
+    return this.healthy && this.redis.status === 'ready';
+  }
+
+  /** Why Redis is unhealthy (for logs and the readiness check). */
+  problem(): string {
+    return this.isHealthy() ? '' : this.redis.status === 'ready' ? this.lastProblem : `Redis is ${this.redis.status}`;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    this.redis.removeAllListeners('end');
+    try {
+      if (this.redis.status === 'ready') await this.redis.quit();
+      else this.redis.disconnect();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  /** The key of one of a client's counters; the hash tag keeps a client's keys in one slot. */
+  private key(client: string, part: string): string {
+    return `${this.options.keyPrefix}{${client}}:${part}`;
+  }
+
+  private async run(keys: string[], args: Array<string | number>): Promise<unknown> {
+    this.assertReady();
+    try {
+      let reply: unknown;
+      try {
+        reply = await this.redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+        await this.loadScript();
+        reply = await this.redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      }
+      this.setHealthy(true, 'answering again');
+      return reply;
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  private async loadScript(): Promise<void> {
+    const sha = await this.redis.script('LOAD', HIT_SCRIPT);
+    if (sha !== this.sha) throw new Error(`Redis returned SHA ${String(sha)} for the rate-limit script`);
+  }
+
+  private assertReady(): void {
+    if (this.redis.status !== 'ready') {
+      throw new RateLimitStorageUnavailableError(`Redis is ${this.redis.status}: ${this.lastProblem}`);
+    }
+  }
+
+  private unavailable(error: unknown): RateLimitStorageUnavailableError {
+    this.setHealthy(false, describe(error));
+    return new RateLimitStorageUnavailableError(`Redis call failed: ${describe(error)}`, { cause: error });
+  }
+
+  private setHealthy(healthy: boolean, detail: string): void {
+    if (!healthy) this.lastProblem = detail;
+    if (healthy === this.healthy) return;
+    this.healthy = healthy;
+    this.options.onHealthChange?.(healthy, detail);
+    if (healthy) for (const wake of this.readyWaiters.splice(0)) wake();
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+function parseReply(reply: unknown, windowCount: number): HitResult {
+  if (!Array.isArray(reply) || reply.length !== 3 + 2 * windowCount) {
+    throw new RateLimitStorageUnavailableError(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+  }
+  const numbers = reply.map(Number);
+  const [outcome, now, banTtl] = numbers;
+  const windows: WindowCount[] = [];
+  for (let i = 0; i < windowCount; i++) {
+    const count = numbers[3 + 2 * i];
+    const ttl = numbers[4 + 2 * i];
+    windows.push({ count, resetAt: ttl > 0 ? now + ttl : null });
+  }
+  return { outcome: OUTCOMES[outcome] ?? 'limited', now, windows, banUntil: banTtl > 0 ? now + banTtl : null };
+}
