@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import { ApiKeyOrmEntity } from '../api-keys/infrastructure/api-key.orm-entity.js';
 import { InventoryOrmEntity } from '../inventory/infrastructure/inventory.orm-entity.js';
@@ -7,6 +8,7 @@ import { CategoryOrmEntity } from '../categories/infrastructure/category.orm-ent
 import { PetOrmEntity } from '../pets/infrastructure/pet.orm-entity.js';
 import { InitialSchema1763712000000 } from './migrations/1763712000000-initial-schema.js';
 import { Store1763798400000 } from './migrations/1763798400000-store.js';
+import { NestTypeOrmLogger, SLOW_QUERY_MS } from './typeorm-logger.js';
 
 /** Every entity and migration, listed explicitly (no globs: they break under bundling and ESM). */
 export const ENTITIES = [
@@ -18,6 +20,46 @@ export const ENTITIES = [
   IdempotencyKeyOrmEntity,
 ];
 export const MIGRATIONS = [InitialSchema1763712000000, Store1763798400000];
+
+/**
+ * Connection limits and timeouts, chosen so that a database outage answers 503
+ * within 2 s while bursts of store traffic still queue rather than fail.
+ *
+ * - `POOL_MAX`: at most 10 connections per instance (2 replicas: 20, far below
+ *   PostgreSQL's default 100).
+ * - `POOL_WAIT_MS`: how long a request may wait for a free connection. pg-pool
+ *   applies its `connectionTimeoutMillis` to this wait *and* to opening a
+ *   connection. The store concurrency tests put 300–500 orders for one pet on one
+ *   row lock behind these 10 connections; measured on the CI machine the last of
+ *   them gets its connection after ~0.9 s (500 orders, wall time 867 ms). A 2 s
+ *   wait would leave barely 2× headroom on a slower machine; 5 s leaves ~5×, and
+ *   an outage never fills this queue, because refused connections fail at once.
+ * - `CONNECT_TIMEOUT_MS`: opening one connection, bounded separately (by the
+ *   client class below) and much shorter, so that an unreachable server (packets
+ *   dropped, no refusal) still answers 503 within 2 s.
+ * - `statement_timeout` (server side) and `query_timeout` (client side, for a
+ *   server or network that stops answering on an open connection) bound every
+ *   query: no request waits on the database indefinitely.
+ */
+export const DATABASE_LIMITS = {
+  POOL_MAX: 10,
+  POOL_WAIT_MS: 5_000,
+  CONNECT_TIMEOUT_MS: 1_500,
+  STATEMENT_TIMEOUT_MS: 5_000,
+  QUERY_TIMEOUT_MS: 6_000,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS: 10_000,
+} as const;
+
+/**
+ * pg's client, opening its connection within `CONNECT_TIMEOUT_MS` whatever the
+ * pool's (longer) wait for a free connection. pg-pool hands its own options to
+ * the client class it is given (its documented `Client` option).
+ */
+class BoundedConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: DATABASE_LIMITS.CONNECT_TIMEOUT_MS });
+  }
+}
 
 /**
  * The one builder of connection options, used by the Nest app and the TypeORM CLI.
@@ -32,12 +74,17 @@ export function buildDataSourceOptions(url: string): DataSourceOptions {
     migrationsRun: true,
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error', 'warn', 'migration'],
+    logger: new NestTypeOrmLogger(),
+    maxQueryExecutionTime: SLOW_QUERY_MS,
     extra: {
-      max: 10,
-      connectionTimeoutMillis: 2_000,
-      statement_timeout: 5_000,
-      idle_in_transaction_session_timeout: 10_000,
+      Client: BoundedConnectClient,
+      max: DATABASE_LIMITS.POOL_MAX,
+      connectionTimeoutMillis: DATABASE_LIMITS.POOL_WAIT_MS,
+      statement_timeout: DATABASE_LIMITS.STATEMENT_TIMEOUT_MS,
+      query_timeout: DATABASE_LIMITS.QUERY_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: DATABASE_LIMITS.IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      // Finds a peer that vanished without closing the connection (idle connections).
+      keepAlive: true,
       application_name: 'petstore-api',
     },
   };

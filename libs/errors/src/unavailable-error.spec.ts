@@ -21,6 +21,7 @@ describe('isDependencyUnavailable', () => {
     ['57P03', 'cannot connect now'],
     ['53300', 'too many connections'],
     ['53400', 'configuration limit exceeded'],
+    ['57014', 'query canceled (statement_timeout)'],
   ])('recognises SQLSTATE %s (%s)', (code) => {
     expect(isDependencyUnavailable(withCode(code))).toBe(true);
   });
@@ -31,8 +32,8 @@ describe('isDependencyUnavailable', () => {
     ['42P01', 'undefined table'],
     ['22P02', 'invalid text representation'],
     ['40001', 'serialization failure'],
-    ['57014', 'query canceled'],
     ['53100', 'disk full'],
+    ['55000', 'object not in prerequisite state, as an ERROR (e.g. currval before nextval)'],
   ])('does not treat SQLSTATE %s (%s) as unavailability', (code) => {
     expect(isDependencyUnavailable(withCode(code))).toBe(false);
   });
@@ -45,8 +46,19 @@ describe('isDependencyUnavailable', () => {
     'connect ECONNREFUSED 127.0.0.1:6379',
     'Client has encountered a connection error and is not queryable',
     'Client was closed and is not queryable',
+    'timeout expired',
+    'Query read timeout',
   ])('recognises the driver message %j', (message) => {
     expect(isDependencyUnavailable(new Error(message))).toBe(true);
+  });
+
+  it('recognises a FATAL error: the server refused or ended the session', () => {
+    const refused = Object.assign(new Error('database "pets" is not currently accepting connections'), {
+      code: '55000',
+      severity: 'FATAL',
+    });
+    expect(isDependencyUnavailable(refused)).toBe(true);
+    expect(isDependencyUnavailable(Object.assign(new Error('x'), { code: '55000', severity: 'ERROR' }))).toBe(false);
   });
 
   it('looks through TypeORM driverError', () => {

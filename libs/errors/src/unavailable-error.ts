@@ -7,8 +7,13 @@ const NETWORK_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
-// SQLSTATEs that mean "the database cannot serve now" rather than "the query is wrong".
-const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300|53400)/;
+// SQLSTATEs that mean "the database cannot serve now" rather than "the query is wrong":
+// connection exceptions (08), shutdowns (57P01-03), too many connections (53300, 53400),
+// and a statement cancelled (57014), which is what statement_timeout raises.
+const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|57014|53300|53400)/;
+// A FATAL (or PANIC) error ends the session: the server refused or dropped the
+// connection, e.g. `database "x" is not currently accepting connections` (55000).
+const SESSION_ENDING_SEVERITIES = new Set(['FATAL', 'PANIC']);
 const MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -16,6 +21,8 @@ const MESSAGES = [
   'connect ECONNREFUSED',
   'Client has encountered a connection error',
   'Client was closed',
+  'timeout expired',
+  'Query read timeout',
 ];
 
 /**
@@ -26,10 +33,11 @@ export function isDependencyUnavailable(error: unknown): boolean {
   // Plain object checks, not `instanceof Error`: errors from Node's own modules may
   // come from another realm (e.g. under a test runner's VM context).
   for (let e: unknown = error, depth = 0; isObject(e) && depth < 5; depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message, severity } = e as { code?: unknown; message?: unknown; severity?: unknown };
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE_UNAVAILABLE.test(code))) {
       return true;
     }
+    if (typeof severity === 'string' && SESSION_ENDING_SEVERITIES.has(severity)) return true;
     if (typeof message === 'string' && MESSAGES.some((m) => message.includes(m))) return true;
     e = (e as { cause?: unknown }).cause ?? (e as { driverError?: unknown }).driverError;
   }
