@@ -29,6 +29,9 @@ describe('loadAppConfig', () => {
     it('does not trust proxies', () => expect(config.trustProxy).toBeUndefined());
     it('has no CORS origins', () => expect(config.corsOrigins).toEqual([]));
     it('seeds the demo catalogue', () => expect(config.seedDemoData).toBe(true));
+    it('logs at info', () => expect(config.logLevel).toBe('info'));
+    it('serves /metrics on the main port (no METRICS_PORT)', () => expect(config.metricsPort).toBeUndefined());
+    it('gives in-flight requests 10 s after SIGTERM', () => expect(config.shutdownGraceMs).toBe(10_000));
   });
 
   it('reads every variable', () => {
@@ -44,6 +47,9 @@ describe('loadAppConfig', () => {
       PETS_GET_BY_ID_SUNSET: '2026-12-31T00:00:00Z',
       TRUST_PROXY: 'loopback',
       CORS_ORIGINS: ' https://a.example ,https://b.example,, ',
+      LOG_LEVEL: 'DEBUG',
+      METRICS_PORT: '9464',
+      SHUTDOWN_GRACE_MS: '2500',
     });
     expect(config).toEqual({
       port: 8080,
@@ -58,7 +64,18 @@ describe('loadAppConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       // Rate-limit settings are covered by test/rate-limit-config.e2e-spec.ts.
       rateLimit: loadAppConfig({}).rateLimit,
+      logLevel: 'debug',
+      metricsPort: 9464,
+      shutdownGraceMs: 2500,
     });
+  });
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+    expect(loadAppConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it('accepts SHUTDOWN_GRACE_MS=0 (cut connections at once)', () => {
+    expect(loadAppConfig({ SHUTDOWN_GRACE_MS: '0' }).shutdownGraceMs).toBe(0);
   });
 
   it('treats an empty variable as unset, for every variable', () => {
@@ -74,6 +91,9 @@ describe('loadAppConfig', () => {
       'PETS_GET_BY_ID_SUNSET',
       'TRUST_PROXY',
       'CORS_ORIGINS',
+      'LOG_LEVEL',
+      'METRICS_PORT',
+      'SHUTDOWN_GRACE_MS',
     ];
     const empty = Object.fromEntries(names.map((name) => [name, '']));
     expect(() => loadAppConfig(empty)).not.toThrow();
@@ -101,6 +121,11 @@ describe('loadAppConfig', () => {
       ['BOOTSTRAP_ADMIN_LIMIT_PER_DAY', '1.5'],
       ['PETS_GET_BY_ID_SUNSET', 'not-a-date'],
       ['PETS_GET_BY_ID_DEPRECATED_AT', 'yesterday'],
+      ['LOG_LEVEL', 'verbose'],
+      ['METRICS_PORT', 'nine'],
+      ['METRICS_PORT', '65536'],
+      ['SHUTDOWN_GRACE_MS', '-1'],
+      ['SHUTDOWN_GRACE_MS', '10s'],
     ])('%s=%j', (name, value) => {
       const error = configError({ [name]: value });
       expect(error.message).toContain(name);
@@ -121,6 +146,12 @@ describe('loadAppConfig', () => {
       });
       expect(error.message).toContain('PETS_GET_BY_ID_SUNSET');
       expect(error.message).toContain('PETS_GET_BY_ID_DEPRECATED_AT');
+    });
+
+    it('METRICS_PORT equal to PORT', () => {
+      const error = configError({ PORT: '8080', METRICS_PORT: '8080' });
+      expect(error.message).toContain('METRICS_PORT');
+      expect(error.message).toContain('PORT');
     });
 
     it('a sunset before the default deprecation date', () => {

@@ -19,6 +19,10 @@ export interface RateLimitConfig {
   readonly banDurationSeconds: number;
 }
 
+/** pino's levels, plus `silent` (no logs at all). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Typed, validated configuration (API.md section 8). Read once at start-up. */
 export interface AppConfig {
   readonly port: number;
@@ -32,6 +36,11 @@ export interface AppConfig {
   readonly trustProxy: string | undefined;
   readonly corsOrigins: readonly string[];
   readonly rateLimit: RateLimitConfig;
+  readonly logLevel: LogLevel;
+  /** Set: /metrics is served on this port without auth, and not on the main port. */
+  readonly metricsPort: number | undefined;
+  /** How long in-flight requests may finish after SIGTERM/SIGINT before their connections are cut. */
+  readonly shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +61,18 @@ function parsePort(env: Env, name: string, fallback: number): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new ConfigError(`${name} must be a port number, got '${raw}'`);
   return port;
+}
+
+function parseOptionalPort(env: Env, name: string): number | undefined {
+  return env[name] === undefined || env[name] === '' ? undefined : parsePort(env, name, 0);
+}
+
+function parseLogLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((l) => l === raw);
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got '${env.LOG_LEVEL}'`);
+  return level;
 }
 
 function parsePositiveInt(env: Env, name: string, fallback: number): number {
@@ -123,8 +144,13 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   if (sunset.getTime() < deprecatedAt.getTime()) {
     throw new ConfigError('PETS_GET_BY_ID_SUNSET must not be before PETS_GET_BY_ID_DEPRECATED_AT');
   }
+  const port = parsePort(env, 'PORT', 3000);
+  const metricsPort = parseOptionalPort(env, 'METRICS_PORT');
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (both are ${port})`);
+  }
   return {
-    port: parsePort(env, 'PORT', 3000),
+    port,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
     seedDemoData: parseBoolean(env, 'SEED_DEMO_DATA', true),
@@ -141,6 +167,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       .map((o) => o.trim())
       .filter((o) => o.length > 0),
     rateLimit: loadRateLimitConfig(env),
+    logLevel: parseLogLevel(env),
+    metricsPort,
+    shutdownGraceMs: parseNonNegativeInt(env, 'SHUTDOWN_GRACE_MS', 10_000),
   };
 }
 
