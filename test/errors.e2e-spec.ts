@@ -4,6 +4,7 @@ import request from 'supertest';
 import { AppModule } from '../src/app.module.js';
 import { CaptureLogger } from './support/capture-logger.js';
 import { expectError, KEY, rawJson } from './support/http.js';
+import { LogCapture } from './support/log-capture.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /** Test-only routes that fail the way real bugs do. */
@@ -41,11 +42,12 @@ describe('errors (e2e)', () => {
   let key: string;
   let categoryId: number;
   const logger = new CaptureLogger();
+  const logs = new LogCapture();
 
   const api = () => request(t.http);
 
   beforeAll(async () => {
-    t = await createTestApp({}, { rootModule: AppWithFailuresModule, logger });
+    t = await createTestApp({}, { rootModule: AppWithFailuresModule, logger, logStream: logs });
     await t.reset();
     key = await t.key(['read', 'write', 'admin'], 'enterprise');
     const category = await api().post('/categories').set(KEY, key).send({ name: 'Errors' }).expect(201);
@@ -196,12 +198,16 @@ describe('errors (e2e)', () => {
       expect(Object.values(res.headers).join(' ')).not.toMatch(/SELECT|boom/);
     });
 
-    it('logs the details with the request id the client received', async () => {
+    it('logs the details, with the stack, under the request id the client received', async () => {
       const res = await api().get('/test-failures/sync').set(KEY, key).set('X-Request-Id', 'boom-trace-1');
       expectError(res, 500, 'INTERNAL_ERROR');
-      const lines = logger.text('error').filter((line) => line.includes('boom-trace-1'));
-      expect(lines.length).toBeGreaterThan(0);
-      expect(lines.join('\n')).toContain('SELECT secret FROM internals');
+      expect(res.headers['x-request-id']).toBe('boom-trace-1');
+      const detail = logs.forRequest('boom-trace-1').find((entry) => entry.err !== undefined);
+      expect(detail).toMatchObject({ level: 'error', code: 'INTERNAL_ERROR', status: 500 });
+      const err = detail?.err as { message: string; stack: string };
+      expect(err.message).toContain('SELECT secret FROM internals');
+      expect(err.stack).toMatch(STACK_FRAME);
+      expect(logs.requestLine('boom-trace-1')).toMatchObject({ level: 'error', status: 500, code: 'INTERNAL_ERROR' });
     });
 
     it('keeps serving after an unexpected error', async () => {

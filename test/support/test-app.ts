@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import type { DestinationStream } from 'pino';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../../src/api-keys/application/api-keys.service.js';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { loadAppConfig } from '../../src/config/app.config.js';
+import { LOG_DESTINATION } from '../../src/logging/root-logger.js';
 import type { KeyLimits, Scope } from '@petstore/auth';
 import type { PlanName } from '@petstore/rate-limit';
 
@@ -33,6 +35,11 @@ export interface TestAppOptions {
   readonly rootModule?: Type<unknown>;
   /** Receives every log line of the app; without it only errors are printed. */
   readonly logger?: LoggerService;
+  /**
+   * Receives the pino log lines (request log, 5xx details), one JSON text per
+   * `write`. Without it they are not written, and LOG_LEVEL defaults to silent.
+   */
+  readonly logStream?: DestinationStream;
 }
 
 /** Tables that describe the schema rather than hold data. */
@@ -46,13 +53,20 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const saved = { ...process.env };
   // Each app counts under its own Redis prefix: with a shared REDIS_URL, apps of
   // other test files (and earlier CI runs) would otherwise share 127.0.0.1's quota.
-  Object.assign(process.env, { SEED_DEMO_DATA: 'false', RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`, ...env });
+  Object.assign(process.env, {
+    SEED_DEMO_DATA: 'false',
+    RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    ...env,
+  });
   try {
-    const app = await NestFactory.create<NestExpressApplication>(options.rootModule ?? AppModule, {
+    let builder = Test.createTestingModule({ imports: [options.rootModule ?? AppModule] });
+    if (options.logStream) builder = builder.overrideProvider(LOG_DESTINATION).useValue(options.logStream);
+    if (options.logger) builder.setLogger(options.logger);
+    const moduleRef = await builder.compile();
+    const app = moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,
       logger: options.logger ?? ['error', 'fatal'],
-      // A failing start (e.g. bad configuration) must reject, not abort the test process.
-      abortOnError: false,
     });
     configureApp(app, loadAppConfig());
     await app.init();

@@ -23,6 +23,7 @@ class FakeResponse {
   body: unknown = undefined;
   ended = false;
   readonly headers: Record<string, string> = { 'X-Request-Id': 'req-123' };
+  readonly locals: Record<string, unknown> = {};
 
   getHeader(name: string): string | undefined {
     return this.headers[name];
@@ -61,6 +62,7 @@ interface FakeRequest {
   path: string;
   originalUrl: string;
   app: { router: { stack: FakeLayer[] } };
+  log?: { error(fields: object, message: string): void };
 }
 
 function request(method: string, path: string, stack: FakeLayer[] = []): FakeRequest {
@@ -303,6 +305,29 @@ describe('AllExceptionsFilter', () => {
       expect(logged[0]).toContain('POST /pets -> 500 INTERNAL_ERROR');
       expect(logged[0]).toContain('req-123');
       expect(logged[0]).toContain('secret detail');
+    });
+
+    it('logs through the request logger (bound to the request id) when the request has one', () => {
+      const entries: Array<{ fields: Record<string, unknown>; message: string }> = [];
+      const req: FakeRequest = {
+        ...request('GET', '/pets?limit=1'),
+        log: { error: (fields, message) => void entries.push({ fields: fields as Record<string, unknown>, message }) },
+      };
+      const error = new Error('secret detail');
+      const res = render(error, req);
+      expect(res.body).toStrictEqual({ code: 'INTERNAL_ERROR', message: 'An unexpected error occurred', status: 500 });
+      expect(logged).toEqual([]);
+      expect(entries).toEqual([
+        {
+          fields: { err: error, code: 'INTERNAL_ERROR', status: 500 },
+          message: 'GET /pets?limit=1 -> 500 INTERNAL_ERROR',
+        },
+      ]);
+    });
+
+    it('leaves the code it answered with for the request log and metrics', () => {
+      expect(render(new ApiError(429, 'API_KEY_BANNED', 'x')).locals.errorCode).toBe('API_KEY_BANNED');
+      expect(render(new Error('x')).locals.errorCode).toBe('INTERNAL_ERROR');
     });
 
     it('only ends a response whose headers were already sent', () => {

@@ -10,6 +10,17 @@ interface Rendered extends ErrorBody {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** A logger bound to one request (pino-http's `req.log`), when the application logs requests with pino. */
+interface RequestLogger {
+  error(fields: object, message: string): void;
+}
+
+function requestLoggerOf(req: Request): RequestLogger | null {
+  const log: unknown = (req as unknown as { log?: unknown }).log;
+  const usable = typeof log === 'object' && log !== null && typeof (log as RequestLogger).error === 'function';
+  return usable ? (log as RequestLogger) : null;
+}
+
 const GENERIC_CODES: Readonly<Record<number, string>> = {
   400: 'VALIDATION_FAILED',
   401: 'UNAUTHENTICATED',
@@ -33,6 +44,11 @@ const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
  * produce — domain errors, edge errors, Nest/Express/body-parser exceptions,
  * unknown routes, and unexpected bugs — leaves as the Error shape; internals only
  * go to the log, tagged with the request id the client also receives.
+ *
+ * 5xx failures are logged with their stack through the request's own logger
+ * (`req.log`, bound to the request id) when there is one, else through Nest's
+ * `Logger` with the id in the text. The code answered is left in
+ * `res.locals.errorCode` for the request log line and metrics.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -43,19 +59,26 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const body = this.render(exception, req);
-    if (body.status >= 500) {
-      const requestId = res.getHeader('X-Request-Id');
-      const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-      this.logger.error(
-        `${req.method} ${req.originalUrl} -> ${body.status} ${body.code} [request ${String(requestId)}]: ${detail}`,
-      );
-    }
+    if (res.locals) res.locals.errorCode = body.code;
+    if (body.status >= 500) this.report(exception, body, req, res);
     if (res.headersSent) {
       res.end();
       return;
     }
     for (const [name, value] of Object.entries(body.headers ?? {})) res.setHeader(name, value);
     res.status(body.status).json({ code: body.code, message: body.message, status: body.status });
+  }
+
+  private report(exception: unknown, body: Rendered, req: Request, res: Response): void {
+    const summary = `${req.method} ${req.originalUrl} -> ${body.status} ${body.code}`;
+    const requestLog = requestLoggerOf(req);
+    if (requestLog) {
+      requestLog.error({ err: exception, code: body.code, status: body.status }, summary);
+      return;
+    }
+    const requestId = res.getHeader('X-Request-Id');
+    const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+    this.logger.error(`${summary} [request ${String(requestId)}]: ${detail}`);
   }
 
   private render(exception: unknown, req: Request): Rendered {

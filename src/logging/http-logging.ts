@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AuthenticatedRequest } from '@petstore/auth';
+import type { NextFunction, Request, Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
+import type { Logger } from 'pino';
+import { type HttpLogger, pinoHttp } from 'pino-http';
+import { assignRequestId } from '../shared/http/request-id.js';
+import { routeTemplate } from '../shared/http/route-template.js';
+import { ROOT_LOGGER } from './root-logger.js';
+
+/** What the request log line says about a request (besides level, time, reqId and msg). */
+export interface RequestLogFields {
+  readonly method: string;
+  /** The route template (`/pets/:petId`), or null for a path no route serves. */
+  readonly route: string | null;
+  readonly status: number;
+  readonly durationMs: number;
+  /** The id of the API key that sent the request, when it sent a valid one; never the key. */
+  readonly apiKeyId?: number;
+  /** The Error code of a failure (`RATE_LIMIT_EXCEEDED`, …), as recorded by the exception filter. */
+  readonly code?: string;
+  readonly req: Request;
+}
+
+function requestFields(req: Request, res: Response, durationMs: number): RequestLogFields {
+  const code: unknown = res.locals.errorCode;
+  return {
+    method: req.method,
+    route: routeTemplate(req) ?? null,
+    status: res.statusCode,
+    durationMs,
+    ...((req as AuthenticatedRequest).apiKey ? { apiKeyId: (req as AuthenticatedRequest).apiKey?.id } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+    req,
+  };
+}
+
+function summary(req: Request, res: Response): string {
+  return `${req.method} ${routeTemplate(req) ?? req.path} ${res.statusCode}`;
+}
+
+/**
+ * The request logger (pino-http), mounted first by `configureApp`. Per request it
+ * assigns the request id (`X-Request-Id`: kept when valid, else generated), makes
+ * `req.log` a logger bound to that id, runs the rest of the request in a logging
+ * context bound to it (so every line logged through Nest's `Logger` during the
+ * request carries `reqId`), and writes one line when the response ends: method,
+ * route template, status, duration, API key id, error code. 5xx lines are at
+ * level error; the exception filter logs their stack separately, through `req.log`.
+ */
+@Injectable()
+export class HttpLogging {
+  readonly middleware: (req: Request, res: Response, next: NextFunction) => void;
+  private readonly http: HttpLogger<Request, Response>;
+
+  constructor(@Inject(ROOT_LOGGER) logger: Logger, context: PinoLogger) {
+    this.http = pinoHttp<Request, Response>({
+      logger,
+      genReqId: assignRequestId,
+      quietReqLogger: true,
+      quietResLogger: true,
+      customAttributeKeys: { responseTime: 'durationMs' },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+      customSuccessMessage: summary,
+      customErrorMessage: summary,
+      customSuccessObject: (req, res, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
+      customErrorObject: (req, res, _error, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
+      serializers: {
+        req: (req: { url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
+          url: req.url,
+          remoteAddress: req.remoteAddress,
+          headers: req.headers,
+        }),
+      },
+    });
+    this.middleware = (req, res, next) =>
+      this.http(req, res, () => context.runInContext(next, { bindings: { reqId: req.id } }));
+  }
+}

@@ -1,0 +1,47 @@
+import { Global, Module } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream, Logger } from 'pino';
+import { appConfig } from '../config/app.config.js';
+import { HttpLogging } from './http-logging.js';
+import { createRootLogger, defaultLogDestination, LOG_DESTINATION, ROOT_LOGGER } from './root-logger.js';
+
+/** The root logger, built once per application from LOG_LEVEL. */
+@Global()
+@Module({
+  providers: [
+    { provide: LOG_DESTINATION, useFactory: defaultLogDestination },
+    {
+      provide: ROOT_LOGGER,
+      inject: [appConfig.KEY, LOG_DESTINATION],
+      useFactory: (config: ConfigType<typeof appConfig>, destination: DestinationStream) =>
+        createRootLogger(config.logLevel, destination),
+    },
+  ],
+  exports: [ROOT_LOGGER],
+})
+class RootLoggerModule {}
+
+/**
+ * Structured logs with pino: the request logger (`HttpLogging`, mounted by
+ * `configureApp`) and, through nestjs-pino, a Nest `LoggerService` on the same
+ * root logger (`main.ts` installs it with `app.useLogger`). nestjs-pino is told to
+ * use the existing logger (`useExisting`) and to mount no middleware of its own, so
+ * there is one pino-http instance, not two: ours, mounted ahead of every other
+ * middleware, so that even requests refused by the rate limiter or the body
+ * parser are logged and carry a request id.
+ */
+@Module({
+  imports: [
+    RootLoggerModule,
+    LoggerModule.forRootAsync({
+      inject: [ROOT_LOGGER],
+      // No routes: its middleware would only repeat what HttpLogging already did (and
+      // would add a catch-all route to the router, which 404/405 detection reads).
+      useFactory: (logger: Logger) => ({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
+    }),
+  ],
+  providers: [HttpLogging],
+  exports: [HttpLogging],
+})
+export class LoggingModule {}
