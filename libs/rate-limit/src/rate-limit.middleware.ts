@@ -3,6 +3,7 @@ import { ApiError } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { clientAddress } from './client-ip.js';
 import { rateLimitHeaders, type RateLimitDecision } from './rate-limit-decision.js';
+import type { RateLimitObserver } from './rate-limit.observer.js';
 import type { RateLimitClient, RateLimiter } from './rate-limiter.js';
 import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
 
@@ -18,7 +19,8 @@ const FAIL_CLOSED_RETRY_SECONDS = 5;
  * 401, 404 for unknown routes, 400/413/415 from the body parser, 429, 5xx — has
  * been counted and carries the headers. It resolves the API key (and leaves it
  * on `req.apiKey` for the auth guard); requests without a valid key are counted
- * per client address under the free plan.
+ * per client address under the free plan. Each refusal is reported to the
+ * observer, if one is given.
  */
 export class RateLimitMiddleware {
   private readonly exempt: ReadonlySet<string>;
@@ -27,6 +29,7 @@ export class RateLimitMiddleware {
     private readonly limiter: RateLimiter,
     private readonly resolver: ApiKeyResolver,
     exemptPaths: readonly string[] = DEFAULT_EXEMPT_PATHS,
+    private readonly observer: RateLimitObserver | null = null,
   ) {
     this.exempt = new Set(exemptPaths);
   }
@@ -54,6 +57,10 @@ export class RateLimitMiddleware {
     if (!consume || decision.outcome === 'allowed') return undefined;
     const retry = { 'Retry-After': String(decision.retryAfterSeconds ?? 1) };
     const who = key ? 'this API key' : 'requests without a valid API key from this address';
+    this.observer?.rejected({
+      plan: key ? key.plan : 'anonymous',
+      reason: decision.outcome === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED',
+    });
     if (decision.outcome === 'banned') {
       return new ApiError(
         429,

@@ -5,6 +5,7 @@ import { PlanTableService } from './plan-table.js';
 import type { PlanSource } from './plans-file.js';
 import { RateLimitHealth } from './rate-limit-health.js';
 import { DEFAULT_EXEMPT_PATHS, RateLimitMiddleware } from './rate-limit.middleware.js';
+import { RATE_LIMIT_OBSERVER, type RateLimitObserver } from './rate-limit.observer.js';
 import { RATE_LIMIT_STORAGE, type RateLimitStorage } from './rate-limit.storage.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RedisRateLimitStorage } from './redis.storage.js';
@@ -37,7 +38,8 @@ export interface RateLimitModuleAsyncOptions {
  * Plans and rate limits (API.md section 5). Provides the plan table, the storage
  * (memory or Redis), the limiter, its health, and the Express middleware that
  * `configureApp` mounts ahead of the body parser. Needs `ApiKeyResolver`
- * (from `AuthModule`, global).
+ * (from `AuthModule`, global); reports refusals to `RATE_LIMIT_OBSERVER` when
+ * a global module provides one.
  */
 @Module({})
 export class RateLimitModule {
@@ -82,9 +84,13 @@ export class RateLimitModule {
       },
       {
         provide: RateLimitMiddleware,
-        inject: [RateLimiter, ApiKeyResolver, RATE_LIMIT_OPTIONS],
-        useFactory: (limiter: RateLimiter, resolver: ApiKeyResolver, o: RateLimitOptions) =>
-          new RateLimitMiddleware(limiter, resolver, o.exemptPaths ?? DEFAULT_EXEMPT_PATHS),
+        inject: [RateLimiter, ApiKeyResolver, RATE_LIMIT_OPTIONS, { token: RATE_LIMIT_OBSERVER, optional: true }],
+        useFactory: (
+          limiter: RateLimiter,
+          resolver: ApiKeyResolver,
+          o: RateLimitOptions,
+          observer: RateLimitObserver | undefined,
+        ) => new RateLimitMiddleware(limiter, resolver, o.exemptPaths ?? DEFAULT_EXEMPT_PATHS, observer ?? null),
       },
     ];
     return {

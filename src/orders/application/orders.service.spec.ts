@@ -1,5 +1,6 @@
 import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryStore, type InMemoryStore } from '../../../test/fakes/in-memory-store.js';
+import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
 import { InsufficientStockError, PetNotAvailableError } from '../../inventory/domain/stock.errors.js';
 import type { PetStatus } from '../../pets/domain/pet-status.js';
 import type { OrderViewer } from '../domain/order.js';
@@ -34,13 +35,15 @@ describe('OrdersService', () => {
   let store: InMemoryStore;
   let now: Date;
   let service: OrdersService;
+  let metrics: RecordingStoreMetrics;
   const dog = 10;
   const cat = 20;
 
   beforeEach(() => {
     store = createInMemoryStore();
     now = new Date('2026-03-01T12:00:00.000Z');
-    service = new OrdersService(store.orders, store.uow, () => new Date(now.getTime()));
+    metrics = new RecordingStoreMetrics();
+    service = new OrdersService(store.orders, store.uow, () => new Date(now.getTime()), metrics);
     store.stock.put(dog, 5);
     store.stock.put(cat, 1);
   });
@@ -375,6 +378,46 @@ describe('OrdersService', () => {
       expect(await janitor.sweep()).toBe(1);
       expect(store.idempotency.size()).toBe(1);
       expect((await service.place(alice, { petId: dog, quantity: 1 }, token('b'))).replayed).toBe(true);
+    });
+  });
+
+  describe('metrics (StoreMetrics port)', () => {
+    const token = (key: string, requestHash = 'hash-a') => ({ key, requestHash });
+
+    it('reports a placed order, and a stock-out when it took the last units', async () => {
+      await service.place(alice, { petId: dog, quantity: 2 });
+      expect(metrics.events).toEqual(['placed']);
+      await service.place(alice, { petId: dog, quantity: 3 });
+      expect(metrics.events).toEqual(['placed', 'placed', `stock-out ${dog}`]);
+    });
+
+    it('reports completions and cancellations', async () => {
+      const a = await service.place(alice, { petId: dog, quantity: 1 });
+      const b = await service.place(alice, { petId: dog, quantity: 1 });
+      await service.complete(alice, a.order.id);
+      await service.cancel(alice, b.order.id);
+      expect(metrics.events).toEqual(['placed', 'placed', 'completed', 'cancelled']);
+    });
+
+    it('reports nothing for refusals, failed transactions or failed completions', async () => {
+      await failure(service.place(alice, { petId: dog, quantity: 6 }));
+      await failure(service.place(alice, { petId: 999, quantity: 1 }));
+      failNextCreate(new Error('connection lost'));
+      await expect(service.place(alice, { petId: dog, quantity: 5 })).rejects.toThrow('connection lost');
+      const order = await service.place(alice, { petId: cat, quantity: 1 });
+      metrics.events.length = 0;
+      await service.complete(alice, order.order.id);
+      await failure(service.complete(alice, order.order.id));
+      await failure(service.cancel(alice, order.order.id));
+      expect(metrics.events).toEqual(['completed']);
+    });
+
+    it('reports an idempotent order once: a replay is not a second order', async () => {
+      await service.place(alice, { petId: cat, quantity: 1 }, token('k1'));
+      await service.place(alice, { petId: cat, quantity: 1 }, token('k1'));
+      expect(metrics.events).toEqual(['placed', `stock-out ${cat}`]);
+      await failure(service.place(alice, { petId: cat, quantity: 1 }, token('k2')));
+      expect(metrics.events).toEqual(['placed', `stock-out ${cat}`]);
     });
   });
 });

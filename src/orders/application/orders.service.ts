@@ -13,6 +13,7 @@ import {
   OrderPetNotFoundError,
 } from '../domain/order.errors.js';
 import { ORDER_REPOSITORY, type OrderFilter, type OrderRepository } from '../domain/order.repository.js';
+import { NO_STORE_METRICS, STORE_METRICS, type StoreMetrics } from '../domain/store-metrics.js';
 import { ReplayedRefusal } from './replayed-refusal.js';
 
 /** An Idempotency-Key and the fingerprint of the request body it came with. */
@@ -27,13 +28,24 @@ export interface PlacedOrder {
   readonly replayed: boolean;
 }
 
-/** Use cases for orders: each store event runs in one transaction with the pet's stock line locked. */
+/** A fresh placement, and whether it took the pet's last units. */
+interface Placement {
+  readonly order: Order;
+  readonly stockOut: boolean;
+}
+
+/**
+ * Use cases for orders: each store event runs in one transaction with the pet's
+ * stock line locked. Events are reported to `StoreMetrics` once committed (a
+ * replayed answer or a rolled-back attempt reports nothing).
+ */
 @Injectable()
 export class OrdersService {
   constructor(
     @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() @Inject(STORE_METRICS) private readonly metrics: StoreMetrics = NO_STORE_METRICS,
   ) {}
 
   list(viewer: OrderViewer, filter: Omit<OrderFilter, 'ownerKeyId'>, page: PageRequest): Promise<Page<Order>> {
@@ -48,25 +60,30 @@ export class OrdersService {
   }
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
-    if (!idempotency) return { order: await this.uow.run((tx) => this.placeIn(tx, viewer, input)), replayed: false };
+    if (!idempotency) {
+      const placement = await this.uow.run((tx) => this.placeIn(tx, viewer, input));
+      this.reportPlaced(placement);
+      return { order: placement.order, replayed: false };
+    }
     // The outcome leaves the transaction before it is replayed: a refusal is thrown
     // only after its record has committed, so the key remembers it.
-    const { outcome, replayed } = await this.uow.run(async (tx) => {
+    const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
       const previous = await tx.idempotency.claim(viewer.keyId, idempotency.key, idempotency.requestHash, this.clock());
       if (previous) {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
-        return { outcome: previous.outcome, replayed: true };
+        return { outcome: previous.outcome, replayed: true, placement: null };
       }
-      const fresh = await this.attempt(tx, viewer, input);
-      await tx.idempotency.record(viewer.keyId, idempotency.key, fresh);
-      return { outcome: fresh, replayed: false };
+      const attempt = await this.attempt(tx, viewer, input);
+      await tx.idempotency.record(viewer.keyId, idempotency.key, attempt.outcome);
+      return { outcome: attempt.outcome, replayed: false, placement: attempt.placement };
     });
+    if (placement) this.reportPlaced(placement);
     return { order: replay(outcome), replayed };
   }
 
   async complete(viewer: OrderViewer, id: number, shipDate?: Date): Promise<Order> {
     const { petId } = await this.get(viewer, id);
-    return this.uow.run(async (tx) => {
+    const completed = await this.uow.run(async (tx) => {
       // Lock the stock line before touching the order: every use case locks in the
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
@@ -76,6 +93,8 @@ export class OrdersService {
       if (line) await tx.stock.save(line, completeOrder(line));
       return order;
     });
+    this.metrics.orderCompleted();
+    return completed;
   }
 
   async cancel(viewer: OrderViewer, id: number): Promise<void> {
@@ -86,22 +105,37 @@ export class OrdersService {
       if (!order) throw await this.notOpen(tx, id);
       if (line) await tx.stock.save(line, cancelOrder(line, order.quantity));
     });
+    this.metrics.orderCancelled();
   }
 
-  private async placeIn(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Order> {
+  private async placeIn(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Placement> {
     const line = await tx.stock.lock(input.petId);
     if (!line) throw new OrderPetNotFoundError(input.petId);
-    await tx.stock.save(line, placeOrder(line, input.quantity));
-    return tx.orders.create(input, viewer.keyId);
+    const after = placeOrder(line, input.quantity);
+    await tx.stock.save(line, after);
+    return { order: await tx.orders.create(input, viewer.keyId), stockOut: after.quantity === 0 };
+  }
+
+  private reportPlaced(placement: Placement): void {
+    this.metrics.orderPlaced();
+    if (placement.stockOut) this.metrics.stockOut(placement.order.petId);
   }
 
   /** Places the order in a savepoint, so a refusal is remembered under the key while its writes are undone. */
-  private async attempt(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<OrderOutcome> {
+  private async attempt(
+    tx: Transaction,
+    viewer: OrderViewer,
+    input: NewOrder,
+  ): Promise<{ outcome: OrderOutcome; placement: Placement | null }> {
     try {
-      return { kind: 'placed', order: await tx.savepoint(() => this.placeIn(tx, viewer, input)) };
+      const placement = await tx.savepoint(() => this.placeIn(tx, viewer, input));
+      return { outcome: { kind: 'placed', order: placement.order }, placement };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { kind: 'refused', code: error.code, errorKind: error.kind, message: error.message };
+      return {
+        outcome: { kind: 'refused', code: error.code, errorKind: error.kind, message: error.message },
+        placement: null,
+      };
     }
   }
 

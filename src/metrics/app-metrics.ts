@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { DATABASE_LIMITS } from '../database/data-source-options.js';
+import { routeTemplate } from '../shared/http/route-template.js';
+import { readPoolStats } from './db-pool.js';
+
+/** Label of requests whose path no route serves (404), so that scanners cannot blow up the label set. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Seconds: from fast reads (a few ms) to the slowest the timeouts allow (~6 s). */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Every metric of one application instance, in a registry of its own (not
+ * prom-client's global one, so several apps in one process, as in the tests, keep
+ * separate counts), with Node's default process metrics.
+ */
+@Injectable()
+export class AppMetrics {
+  readonly registry = new Registry();
+
+  readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: 'petstore_rate_limited_requests_total',
+    help: 'Requests refused with 429, by plan (anonymous: no valid key) and reason (RATE_LIMIT_EXCEEDED, API_KEY_BANNED)',
+    labelNames: ['plan', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ordersPlaced = new Counter({
+    name: 'petstore_orders_placed_total',
+    help: 'Orders placed (idempotent replays not counted)',
+    registers: [this.registry],
+  });
+
+  readonly ordersCompleted = new Counter({
+    name: 'petstore_orders_completed_total',
+    help: 'Orders completed (fulfilled)',
+    registers: [this.registry],
+  });
+
+  readonly ordersCancelled = new Counter({
+    name: 'petstore_orders_cancelled_total',
+    help: 'Open orders cancelled (their units returned to stock)',
+    registers: [this.registry],
+  });
+
+  readonly stockOuts = new Counter({
+    name: 'petstore_stock_outs_total',
+    help: "Orders that took a pet's stock to 0",
+    registers: [this.registry],
+  });
+
+  constructor(dataSource: DataSource) {
+    collectDefaultMetrics({ register: this.registry });
+    const pool = () => readPoolStats(dataSource);
+    new Gauge({
+      name: 'petstore_db_pool_in_use',
+      help: 'PostgreSQL pool connections checked out by a query or transaction',
+      registers: [this.registry],
+      collect() {
+        const stats = pool();
+        this.set(stats ? stats.total - stats.idle : 0);
+      },
+    });
+    new Gauge({
+      name: 'petstore_db_pool_idle',
+      help: 'PostgreSQL pool connections open and idle',
+      registers: [this.registry],
+      collect() {
+        this.set(pool()?.idle ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'petstore_db_pool_waiting',
+      help: 'Requests waiting for a free PostgreSQL pool connection',
+      registers: [this.registry],
+      collect() {
+        this.set(pool()?.waiting ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'petstore_db_pool_max',
+      help: 'Most connections the PostgreSQL pool opens',
+      registers: [this.registry],
+    }).set(DATABASE_LIMITS.POOL_MAX);
+  }
+
+  /** Express middleware (mounted early by `configureApp`): times every request until its response is sent. */
+  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+    const end = this.requestDuration.startTimer();
+    res.once('finish', () => {
+      end({ method: req.method, route: routeTemplate(req) ?? UNMATCHED_ROUTE, status: String(res.statusCode) });
+    });
+    next();
+  };
+
+  /** The exposition text (Prometheus format) and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
