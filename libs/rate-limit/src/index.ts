@@ -34,9 +34,15 @@ export { RATE_LIMIT_STORAGE, type RateLimitStorage, RateLimitStorageUnavailableE
 export { MemoryRateLimitStorage } from './memory.storage.js';
 export { RedisRateLimitStorage, type RedisStorageOptions } from './redis.storage.js';
 export { clientId, type RateLimitClient, RateLimiter, type RateLimiterSettings } from './rate-limiter.js';
-export { RateLimitHealth, type RateLimitHealthStatus } from './rate-limit-health.js';
+export { RateLimitHealth, type RateLimitHealthProbe, type RateLimitHealthStatus } from './rate-limit-health.js';
 export { clientAddress } from './client-ip.js';
 export { DEFAULT_EXEMPT_PATHS, RateLimitMiddleware } from './rate-limit.middleware.js';
+export {
+  RATE_LIMIT_OBSERVER,
+  type RateLimitObserver,
+  type RateLimitRejection,
+  type RateLimitRejectionReason,
+} from './rate-limit.observer.js';
 export {
   RATE_LIMIT_OPTIONS,
   RateLimitModule,

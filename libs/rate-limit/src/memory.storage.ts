@@ -53,6 +53,10 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     return throttlerRecord(request, this.hitSync(`throttler:${throttlerName}:${key}`, request));
   }
 
+  async ping(): Promise<void> {
+    // Always reachable: it lives in this process.
+  }
+
   async unban(client: string): Promise<void> {
     const state = this.clients.get(client);
     if (state) liftBan(state);

@@ -5,6 +5,12 @@ export interface RateLimitHealthStatus {
   readonly healthy: boolean;
 }
 
+/** The outcome of one probe of the counter storage. */
+export interface RateLimitHealthProbe extends RateLimitHealthStatus {
+  /** Why it did not answer (for logs; it may name hosts and ports). */
+  readonly problem?: string;
+}
+
 /**
  * For the readiness check: whether the counter storage answers. With Redis down
  * the service still serves (when failing open) but should report itself degraded.
@@ -18,5 +24,17 @@ export class RateLimitHealth {
 
   status(): RateLimitHealthStatus {
     return { storage: this.storage.kind, healthy: this.storage.isHealthy() };
+  }
+
+  /** Asks the storage once (Redis: one PING, bounded by its command timeout). */
+  async probe(): Promise<RateLimitHealthProbe> {
+    try {
+      await this.storage.ping();
+      return { storage: this.storage.kind, healthy: true };
+    } catch (error) {
+      const problem = error instanceof Error ? error.message : String(error);
+      const detail = (error as { detail?: unknown }).detail;
+      return { storage: this.storage.kind, healthy: false, problem: typeof detail === 'string' ? detail : problem };
+    }
   }
 }

@@ -15,6 +15,8 @@ export interface RateLimitStorage extends ThrottlerStorage {
   unban(client: string): Promise<void>;
   /** False while the storage cannot be reached. */
   isHealthy(): boolean;
+  /** One round trip to the storage (Redis: PING); rejects when it does not answer. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

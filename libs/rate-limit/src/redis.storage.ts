@@ -116,6 +116,15 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     return this.healthy && this.redis.status === 'ready';
   }
 
+  async ping(): Promise<void> {
+    this.assertReady();
+    try {
+      await this.redis.ping();
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
   /** Why Redis is unhealthy (for logs and the readiness check). */
   problem(): string {
     return this.isHealthy() ? '' : this.redis.status === 'ready' ? this.lastProblem : `Redis is ${this.redis.status}`;
