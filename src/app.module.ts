@@ -10,7 +10,11 @@ import { CategoriesModule } from './categories/categories.module.js';
 import { type AppConfig, appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DemoCatalogue } from './database/demo-catalogue.js';
+import { HealthModule } from './health/health.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
+import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { PetsModule } from './pets/pets.module.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
@@ -28,7 +32,10 @@ function rateLimitOptions(config: AppConfig): RateLimitOptions {
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+    LoggingModule,
+    LifecycleModule,
     DatabaseModule,
+    MetricsModule,
     AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
     RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
     ApiKeysModule,
@@ -36,6 +43,7 @@ function rateLimitOptions(config: AppConfig): RateLimitOptions {
     PetsModule,
     OrdersModule,
     InventoryModule,
+    HealthModule,
   ],
   providers: [
     FirstAdminKey,

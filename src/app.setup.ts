@@ -1,12 +1,17 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import { ApiError } from '@petstore/errors';
 import { RateLimitMiddleware } from '@petstore/rate-limit';
+import type { Server } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { AppConfig } from './config/app.config.js';
+import { applyServerTimeouts } from './lifecycle/server-timeouts.js';
+import { HttpLogging } from './logging/http-logging.js';
+import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
-import { requestId } from './shared/http/request-id.middleware.js';
 
 /**
  * Everything about the HTTP edge that is not a module: shared by `main.ts`, the
@@ -15,10 +20,20 @@ import { requestId } from './shared/http/request-id.middleware.js';
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
-  app.use(requestId);
+  applyServerTimeouts(app.getHttpServer() as Server);
+  // First: the request id and the request log line, then the duration metric, so
+  // that every request is logged and timed, whichever middleware answers it.
+  app.use(app.get(HttpLogging).middleware);
+  app.use(app.get(AppMetrics).middleware);
   app.use(helmet());
   // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
   if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);
+  // With METRICS_PORT set, /metrics is served there only.
+  if (config.metricsPort !== undefined) {
+    app.use('/metrics', (req: Request, _res: Response, next: NextFunction) =>
+      next(new ApiError(404, 'ROUTE_NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`)),
+    );
+  }
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: [...config.corsOrigins],

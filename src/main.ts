@@ -3,13 +3,17 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadPlanTable, PlanConfigError, PlanTableService } from '@petstore/rate-limit';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
-import { ConfigError, loadAppConfig } from './config/app.config.js';
+import { ConfigError, LOG_LEVELS, loadAppConfig } from './config/app.config.js';
 import { resolveDatabaseUrl } from './database/database-url.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
+import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
+import { createRootLogger } from './logging/root-logger.js';
 
-const logger = new Logger('Main');
+/** Logs what happens before the application (and its logger) exists, in the same format. */
+const bootLog = createRootLogger(LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL?.trim()) ?? 'info');
 
 async function bootstrap(): Promise<void> {
   const { rateLimit } = loadAppConfig(); // fail fast on bad configuration, before starting a database
@@ -18,38 +22,43 @@ async function bootstrap(): Promise<void> {
     required: rateLimit.plansFileRequired,
     overrides: rateLimit.planOverrides,
   });
-  const database: EmbeddedDatabase = await resolveDatabaseUrl(process.env, (line) => logger.log(line));
+  const database: EmbeddedDatabase = await resolveDatabaseUrl(process.env, (line) =>
+    bootLog.info({ context: 'Database' }, line),
+  );
   process.env.DATABASE_URL = database.url;
   const config = loadAppConfig();
   let app: NestExpressApplication | undefined;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false });
+    app = await NestFactory.create<NestExpressApplication>(AppModule, {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false, // a failed start stops the embedded database and exits 1 (below), not abort()
+    });
+    const logger = app.get(PinoNestLogger);
+    app.useLogger(logger);
     configureApp(app, config);
+    installGracefulShutdown(app, {
+      graceMs: config.shutdownGraceMs,
+      logger,
+      afterClose: () => database.stop(),
+      exit: (code) => process.exit(code),
+    });
     await app.listen(config.port);
-    logger.log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
+    new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.stop();
     throw error;
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log(`${signal} received: closing`);
-    await app?.close();
-    await database.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
   // Re-read the plan table (it is also re-read when the file changes); counters are kept.
   process.on('SIGHUP', () => app?.get(PlanTableService).reload('SIGHUP'));
 }
 
 bootstrap().catch((error: unknown) => {
-  const invalid = error instanceof ConfigError || error instanceof PlanConfigError;
-  logger.error(invalid ? `Invalid configuration: ${error.message}` : error);
+  if (error instanceof ConfigError || error instanceof PlanConfigError) {
+    bootLog.fatal(`Invalid configuration: ${error.message}`);
+  } else {
+    bootLog.fatal({ err: error }, 'Start-up failed');
+  }
   process.exit(1);
 });
