@@ -30,7 +30,7 @@ export class HealthController {
 
   /** The process serves HTTP. */
   @Get('live')
-  @HealthCheck({ swaggerDocumentation: false })
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   live(): Promise<HealthCheckResult> {
     return this.health.check([]);
   }
@@ -41,7 +41,7 @@ export class HealthController {
    * while shutting down, so that traffic moves elsewhere before the server closes.
    */
   @Get('ready')
-  @HealthCheck({ swaggerDocumentation: false })
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   async ready(): Promise<HealthCheckResult> {
     if (this.shutdown.draining) throw notReady(['shutting down']);
     const checks: HealthIndicatorFunction[] = [() => this.database.check('database')];
