@@ -34,9 +34,9 @@ interface ConnectionState {
  * It tracks connections and requests itself, from before the server listens, so
  * it must be created before `listen`. Why not `server.close()`: since Node 19 it
  * also closes every idle keep-alive connection at once, and a client may have sent
- * its next request on such a connection a moment before (it is in the socket's
- * buffer, not yet a request): that request would fail although it was sent before
- * the signal. Here, once draining, every response carries `Connection: close`
+ * its next request on such a connection a moment before (on its way, or in the
+ * socket's buffer, not yet a request): that request would be cut although it was
+ * sent before the signal. Here, once draining, every response carries `Connection: close`
  * (the client then opens no further request on it), and a connection is closed
  * only after it stayed idle for `idleCloseMs`.
  */

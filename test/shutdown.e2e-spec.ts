@@ -1,0 +1,226 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+
+/**
+ * Graceful shutdown of the real process (`node dist/src/main.js`, built by
+ * `npm test`'s pretest): under steady load it gets SIGTERM. Every request sent
+ * before the signal must succeed; the process must stop accepting, finish what is
+ * in flight, close the pool (and Redis when REDIS_URL is set), stop its embedded
+ * PostgreSQL and exit 0. The service runs on an embedded PostgreSQL of its own in
+ * a temporary directory, or on SHUTDOWN_TEST_DATABASE_URL when that is set (CI:
+ * the machine's PostgreSQL, a database of the test's own).
+ */
+const ENTRY = resolve('dist/src/main.js');
+const EXTERNAL_DATABASE_URL = process.env.SHUTDOWN_TEST_DATABASE_URL || undefined;
+const WORKERS = 16;
+const LOAD_BEFORE_SIGNAL_MS = 1_500;
+
+interface Sent {
+  readonly path: string;
+  readonly start: number;
+  end?: number;
+  status?: number;
+  error?: string;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function send(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', fail);
+      },
+    );
+    req.on('error', fail);
+    req.end(payload);
+  });
+}
+
+describe('graceful shutdown under load (e2e)', () => {
+  let child: ChildProcess | undefined;
+  let dir: string;
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finishes every request sent before SIGTERM, stops its database and exits 0', async () => {
+    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
+    dir = mkdtempSync(join(tmpdir(), 'petstore-shutdown-'));
+    chmodSync(dir, 0o755); // under root, the embedded server runs as 'postgres' and must reach its directory
+    const port = await freePort();
+    const adminKey = `psk_shutdown_${randomBytes(16).toString('hex')}`;
+    const redisPrefix = `shutdown-test:${randomUUID()}:`;
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      NODE_OPTIONS: undefined, // not Jest's --experimental-vm-modules
+      DATABASE_URL: EXTERNAL_DATABASE_URL,
+      DATA_DIR: join(dir, 'data'),
+      PORT: String(port),
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_MS: '10000',
+      RATE_LIMIT_REDIS_PREFIX: redisPrefix,
+    };
+    const server = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = server;
+    let output = '';
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      server.once('exit', (code, signal) => done({ code, signal })),
+    );
+
+    const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });
+    const auth = { 'X-API-Key': adminKey };
+    try {
+      // Ready: PostgreSQL (embedded: initialised and started), migrations, Redis.
+      let ready = false;
+      for (let i = 0; i < 240 && !ready && server.exitCode === null; i++) {
+        ready = await send(agent, port, 'GET', '/health/ready', {}).then(
+          (res) => res.status === 200,
+          () => false,
+        );
+        if (!ready) await sleep(250);
+      }
+      if (!ready) throw new Error(`the service did not become ready:\n${output}`);
+
+      const category = JSON.parse((await send(agent, port, 'POST', '/categories', auth, { name: 'Shutdown' })).body);
+      const pet = JSON.parse(
+        (await send(agent, port, 'POST', '/pets', auth, { name: 'Steady', categoryId: category.id })).body,
+      );
+      await send(agent, port, 'PUT', `/store/inventory/${pet.id}`, auth, { quantity: 1_000_000 });
+
+      const sent: Sent[] = [];
+      let signalAt = Number.POSITIVE_INFINITY;
+      let stop = false;
+      const calls: Array<[string, string, unknown]> = [
+        ['POST', '/store/orders', { petId: pet.id, quantity: 1 }],
+        ['GET', '/pets?limit=50', undefined],
+        ['GET', `/store/inventory/${pet.id}`, undefined],
+        ['GET', '/store/orders?limit=20', undefined],
+      ];
+      const worker = async (n: number) => {
+        for (let i = n; !stop; i++) {
+          const [method, path, body] = calls[i % calls.length];
+          const entry: Sent = { path: `${method} ${path}`, start: Date.now() };
+          sent.push(entry);
+          try {
+            entry.status = (await send(agent, port, method, path, auth, body)).status;
+          } catch (error) {
+            entry.error = (error as NodeJS.ErrnoException).code ?? String(error);
+            // After the signal, refusals are expected: this worker is done.
+            if (entry.start >= signalAt) return;
+          } finally {
+            entry.end = Date.now();
+          }
+        }
+      };
+      const workers = Array.from({ length: WORKERS }, (_, n) => worker(n));
+
+      await sleep(LOAD_BEFORE_SIGNAL_MS);
+      signalAt = Date.now();
+      const inFlightAtSignal = sent.filter((s) => s.end === undefined).length;
+      server.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([exited, new Promise<null>((done) => (timer = setTimeout(done, 30_000, null)))]);
+      clearTimeout(timer);
+      stop = true;
+      await Promise.all(workers);
+      const stoppedMs = Date.now() - signalAt;
+
+      const before = sent.filter((s) => s.start < signalAt);
+      const failedBefore = before.filter((s) => s.error !== undefined || (s.status ?? 0) >= 500);
+      const after = sent.filter((s) => s.start >= signalAt);
+      const servedAfter = after.filter((s) => s.status !== undefined);
+      const serverSaid =
+        /(\d+) requests were in flight, (\d+) more arrived on open connections, (\d+) connections cut/.exec(output);
+      console.log(
+        `[shutdown] requestsBeforeSignal=${before.length} inFlightAtSignal(client)=${inFlightAtSignal} ` +
+          `inFlightAtSignal(server)=${serverSaid?.[1]} servedOnOpenConnectionsAfterSignal(server)=${serverSaid?.[2]} ` +
+          `cutConnections=${serverSaid?.[3]} failedBeforeSignal=${failedBefore.length} ` +
+          `afterSignal: sent=${after.length} served=${servedAfter.length} refused=${after.length - servedAfter.length} ` +
+          `exit=${exit ? `${exit.code}/${exit.signal}` : 'still running'} stoppedMs=${stoppedMs}`,
+      );
+
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(failedBefore.map((s) => `${s.path}: ${s.error ?? s.status}`)).toEqual([]);
+      expect(before.length).toBeGreaterThan(WORKERS);
+      expect(inFlightAtSignal).toBeGreaterThan(0);
+      // Answers after the signal (on connections already open) are real answers, never 5xx.
+      expect(servedAfter.filter((s) => (s.status ?? 0) >= 500)).toEqual([]);
+      for (const s of after.filter((a) => a.error !== undefined)) {
+        expect(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']).toContain(s.error);
+      }
+      expect(serverSaid?.[3]).toBe('0');
+
+      // The log: one JSON object per line, the shutdown steps in order.
+      const lines = output.split('\n').filter((line) => line.trim());
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const steps = entries.filter((e) => e.context === 'Shutdown').map((e) => String(e.msg));
+      expect(steps).toEqual([
+        expect.stringMatching(/^SIGTERM received: not accepting connections/),
+        expect.stringMatching(/^HTTP drained in \d+ ms/),
+        'Stopped',
+      ]);
+      const requestLines = entries.filter((e) => 'durationMs' in e);
+      expect(requestLines.length).toBeGreaterThanOrEqual(before.length);
+      expect(requestLines.every((e) => typeof e.reqId === 'string')).toBe(true);
+      expect(output).not.toContain(adminKey);
+
+      if (!EXTERNAL_DATABASE_URL) {
+        // The embedded PostgreSQL stopped cleanly: no server left, no pid file.
+        const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
+        expect(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : 'stopped').toBe('stopped');
+      }
+    } finally {
+      agent.destroy();
+      if (process.env.REDIS_URL) {
+        const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 });
+        const keys = await redis.keys(`${redisPrefix}*`).catch(() => []);
+        if (keys.length > 0) await redis.del(...keys);
+        redis.disconnect();
+      }
+    }
+  }, 120_000);
+});
