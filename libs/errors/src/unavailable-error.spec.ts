@@ -61,6 +61,12 @@ describe('isDependencyUnavailable', () => {
     expect(isDependencyUnavailable(Object.assign(new Error('x'), { code: '55000', severity: 'ERROR' }))).toBe(false);
   });
 
+  it("recognises TypeORM's released query runner: the transaction's connection died under it", async () => {
+    const { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } = await import('typeorm');
+    expect(isDependencyUnavailable(new QueryRunnerAlreadyReleasedError())).toBe(true);
+    expect(isDependencyUnavailable(new QueryRunnerProviderAlreadyReleasedError())).toBe(true);
+  });
+
   it('looks through TypeORM driverError', () => {
     const queryFailed = Object.assign(new Error('QueryFailedError'), { driverError: withCode('57P01') });
     expect(isDependencyUnavailable(queryFailed)).toBe(true);

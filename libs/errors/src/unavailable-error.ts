@@ -24,6 +24,10 @@ const MESSAGES = [
   'timeout expired',
   'Query read timeout',
 ];
+// TypeORM releases a transaction's query runner when its connection fails (server
+// restart, terminated backend, cut network); the transaction's next query then
+// fails with one of these, which name neither the connection nor the cause.
+const ERROR_NAMES = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 
 /**
  * Whether an unexpected error means a dependency (database, cache) is unreachable,
@@ -33,7 +37,13 @@ export function isDependencyUnavailable(error: unknown): boolean {
   // Plain object checks, not `instanceof Error`: errors from Node's own modules may
   // come from another realm (e.g. under a test runner's VM context).
   for (let e: unknown = error, depth = 0; isObject(e) && depth < 5; depth++) {
-    const { code, message, severity } = e as { code?: unknown; message?: unknown; severity?: unknown };
+    const { code, message, severity, name } = e as {
+      code?: unknown;
+      message?: unknown;
+      severity?: unknown;
+      name?: unknown;
+    };
+    if (typeof name === 'string' && ERROR_NAMES.has(name)) return true;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || SQLSTATE_UNAVAILABLE.test(code))) {
       return true;
     }
