@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 
 /**
  * Graceful shutdown of the real process (`node dist/src/main.js`, built by
@@ -13,11 +14,12 @@ import { Redis } from 'ioredis';
  * before the signal must succeed; the process must stop accepting, finish what is
  * in flight, close the pool (and Redis when REDIS_URL is set), stop its embedded
  * PostgreSQL and exit 0. The service runs on an embedded PostgreSQL of its own in
- * a temporary directory, or on SHUTDOWN_TEST_DATABASE_URL when that is set (CI:
- * the machine's PostgreSQL, a database of the test's own).
+ * a temporary directory or, when SHUTDOWN_TEST_PG_SERVER names a PostgreSQL server
+ * (a connection URL; CI: the machine's), on a database the test creates there and
+ * drops afterwards.
  */
 const ENTRY = resolve('dist/src/main.js');
-const EXTERNAL_DATABASE_URL = process.env.SHUTDOWN_TEST_DATABASE_URL || undefined;
+const PG_SERVER = process.env.SHUTDOWN_TEST_PG_SERVER || undefined;
 const WORKERS = 16;
 const LOAD_BEFORE_SIGNAL_MS = 1_500;
 
@@ -74,13 +76,37 @@ function send(
   });
 }
 
+/** Runs `sql` on the server's `postgres` database. */
+async function onServer(server: string, sql: string): Promise<void> {
+  const url = new URL(server);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('graceful shutdown under load (e2e)', () => {
+  const database = `petstore_shutdown_${randomBytes(4).toString('hex')}`;
   let child: ChildProcess | undefined;
   let dir: string;
+  let databaseUrl: string | undefined;
+
+  beforeAll(async () => {
+    if (!PG_SERVER) return;
+    await onServer(PG_SERVER, `CREATE DATABASE ${database}`);
+    const url = new URL(PG_SERVER);
+    url.pathname = `/${database}`;
+    databaseUrl = url.toString();
+  });
 
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
     if (dir) rmSync(dir, { recursive: true, force: true });
+    if (PG_SERVER) await onServer(PG_SERVER, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
   it('finishes every request sent before SIGTERM, stops its database and exits 0', async () => {
@@ -93,7 +119,7 @@ describe('graceful shutdown under load (e2e)', () => {
     const env: Record<string, string | undefined> = {
       ...process.env,
       NODE_OPTIONS: undefined, // not Jest's --experimental-vm-modules
-      DATABASE_URL: EXTERNAL_DATABASE_URL,
+      DATABASE_URL: databaseUrl,
       DATA_DIR: join(dir, 'data'),
       PORT: String(port),
       BOOTSTRAP_ADMIN_KEY: adminKey,
@@ -176,7 +202,7 @@ describe('graceful shutdown under load (e2e)', () => {
       const serverSaid =
         /(\d+) requests were in flight, (\d+) more arrived on open connections, (\d+) connections cut/.exec(output);
       console.log(
-        `[shutdown] requestsBeforeSignal=${before.length} inFlightAtSignal(client)=${inFlightAtSignal} ` +
+        `[shutdown] database=${databaseUrl ? 'server' : 'embedded'} requestsBeforeSignal=${before.length} inFlightAtSignal(client)=${inFlightAtSignal} ` +
           `inFlightAtSignal(server)=${serverSaid?.[1]} servedOnOpenConnectionsAfterSignal(server)=${serverSaid?.[2]} ` +
           `cutConnections=${serverSaid?.[3]} failedBeforeSignal=${failedBefore.length} ` +
           `afterSignal: sent=${after.length} served=${servedAfter.length} refused=${after.length - servedAfter.length} ` +
@@ -208,7 +234,7 @@ describe('graceful shutdown under load (e2e)', () => {
       expect(requestLines.every((e) => typeof e.reqId === 'string')).toBe(true);
       expect(output).not.toContain(adminKey);
 
-      if (!EXTERNAL_DATABASE_URL) {
+      if (!databaseUrl) {
         // The embedded PostgreSQL stopped cleanly: no server left, no pid file.
         const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
         expect(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : 'stopped').toBe('stopped');
