@@ -5,7 +5,7 @@ import { expectError, KEY } from './support/http.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
-/** Well above the pool's 2 s connect timeout: an answer later than this is a hang. */
+/** Well above the database timeouts (1.5 s to connect): an answer later than this is a hang. */
 const ANSWER_WITHIN_MS = 8_000;
 
 /**
@@ -107,6 +107,23 @@ describe('database unavailable (e2e)', () => {
       const names = (list.body as Array<{ name: string }>).map((c) => c.name);
       expect(names).toEqual(expect.arrayContaining(['Before', 'After']));
       expect(names.filter((name) => name.startsWith('Down '))).toEqual([]);
+    });
+
+    it('answers 503 within the connect timeout when the server accepts connections but never answers', async () => {
+      await proxy.stop();
+      await proxy.start(proxy.port, { silent: true });
+      try {
+        const started = Date.now();
+        const res = await timed(api().post('/categories').set(KEY, key).send({ name: 'Silent' }));
+        const elapsed = Date.now() - started;
+        console.log(`[database-down] silent server: 503 after ${elapsed} ms`);
+        expectError(res, 503, 'SERVICE_UNAVAILABLE');
+        expect(elapsed).toBeLessThan(ANSWER_WITHIN_MS);
+      } finally {
+        await proxy.stop();
+        await proxy.start();
+      }
+      await timed(api().get('/categories').set(KEY, key)).expect(200);
     });
 
     it('survives a second outage in the middle of a burst', async () => {

@@ -30,16 +30,19 @@ export const MIGRATIONS = [InitialSchema1763712000000, Store1763798400000];
  * - `POOL_WAIT_MS`: how long a request may wait for a free connection. pg-pool
  *   applies its `connectionTimeoutMillis` to this wait *and* to opening a
  *   connection. The store concurrency tests put 300–500 orders for one pet on one
- *   row lock behind these 10 connections; measured on the CI machine the last of
- *   them gets its connection after ~0.9 s (500 orders, wall time 867 ms). A 2 s
- *   wait would leave barely 2× headroom on a slower machine; 5 s leaves ~5×, and
- *   an outage never fills this queue, because refused connections fail at once.
+ *   row lock behind these 10 connections, so the last of them waits about as long
+ *   as the whole burst: measured 0.9–1.7 s for 500 orders (2 CPUs, embedded and
+ *   machine PostgreSQL, with other work running). A 2 s wait (the earlier setting)
+ *   leaves almost no headroom; 5 s leaves ~3×. An outage does not fill this queue:
+ *   refused connections fail at once. A larger pool would mostly add waiters on
+ *   the same row lock.
  * - `CONNECT_TIMEOUT_MS`: opening one connection, bounded separately (by the
  *   client class below) and much shorter, so that an unreachable server (packets
  *   dropped, no refusal) still answers 503 within 2 s.
  * - `statement_timeout` (server side) and `query_timeout` (client side, for a
  *   server or network that stops answering on an open connection) bound every
- *   query: no request waits on the database indefinitely.
+ *   query, waits for row locks included (the 500-order burst stays far below):
+ *   no request waits on the database indefinitely.
  */
 export const DATABASE_LIMITS = {
   POOL_MAX: 10,

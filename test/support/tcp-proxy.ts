@@ -9,6 +9,7 @@ export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
+  private relaying = true;
 
   constructor(
     private readonly targetHost: string,
@@ -38,9 +39,14 @@ export class TcpProxy {
     return parsed.toString();
   }
 
-  /** Listens on `port` (default: the previous port, or a free one the first time). */
-  async start(port = this.boundPort): Promise<number> {
+  /**
+   * Listens on `port` (default: the previous port, or a free one the first time).
+   * With `silent`, it accepts connections but never relays nor answers: a server
+   * that packets reach but that does not respond (a hung host, a dropping firewall).
+   */
+  async start(port = this.boundPort, { silent = false }: { silent?: boolean } = {}): Promise<number> {
     if (this.server) throw new Error('proxy already running');
+    this.relaying = !silent;
     const server = createServer((client) => this.relay(client));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -68,6 +74,12 @@ export class TcpProxy {
   }
 
   private relay(client: Socket): void {
+    if (!this.relaying) {
+      this.sockets.add(client);
+      client.on('error', () => client.destroy());
+      client.on('close', () => this.sockets.delete(client));
+      return;
+    }
     const upstream = connect(this.targetPort, this.targetHost);
     for (const socket of [client, upstream]) {
       this.sockets.add(socket);
