@@ -13,7 +13,9 @@ import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { createRootLogger } from './logging/root-logger.js';
 
 /** Logs what happens before the application (and its logger) exists, in the same format. */
-const bootLog = createRootLogger(LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL?.trim()) ?? 'info');
+const bootLog = createRootLogger(
+  LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL?.trim().toLowerCase()) ?? 'info',
+);
 
 async function bootstrap(): Promise<void> {
   const { rateLimit } = loadAppConfig(); // fail fast on bad configuration, before starting a database

@@ -24,12 +24,13 @@ export interface RequestLogFields {
 
 function requestFields(req: Request, res: Response, durationMs: number): RequestLogFields {
   const code: unknown = res.locals.errorCode;
+  const apiKeyId = (req as AuthenticatedRequest).apiKey?.id;
   return {
     method: req.method,
     route: routeTemplate(req) ?? null,
     status: res.statusCode,
     durationMs,
-    ...((req as AuthenticatedRequest).apiKey ? { apiKeyId: (req as AuthenticatedRequest).apiKey?.id } : {}),
+    ...(apiKeyId !== undefined ? { apiKeyId } : {}),
     ...(typeof code === 'string' ? { code } : {}),
     req,
   };
