@@ -46,8 +46,10 @@ export interface TestAppOptions {
 const KEPT_TABLES = ['migrations', 'typeorm_metadata'];
 
 /**
- * The real AppModule, configured exactly as `main.ts` does, on the test database.
- * `env` overrides configuration for this app only (e.g. a past sunset date).
+ * The real AppModule, configured exactly as `main.ts` does (`configureApp`), on the
+ * test database. `env` overrides configuration for this app only (e.g. a past
+ * sunset date). Unlike `main.ts`, Nest's own log lines go to `options.logger`
+ * rather than pino, and pino writes only to `options.logStream`.
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const saved = { ...process.env };
