@@ -17,7 +17,16 @@ const bootLog = createRootLogger(
   LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL?.trim().toLowerCase()) ?? 'info',
 );
 
+/** A SIGTERM/SIGINT during start-up is held until the graceful shutdown can handle it. */
+let heldSignal: NodeJS.Signals | undefined;
+const holdSignal = (signal: NodeJS.Signals) => {
+  heldSignal ??= signal;
+  bootLog.info({ context: 'Shutdown' }, `${signal} received while starting: stopping once started`);
+};
+
 async function bootstrap(): Promise<void> {
+  process.on('SIGTERM', holdSignal);
+  process.on('SIGINT', holdSignal);
   const { rateLimit } = loadAppConfig(); // fail fast on bad configuration, before starting a database
   loadPlanTable({
     file: rateLimit.plansFile,
@@ -39,6 +48,9 @@ async function bootstrap(): Promise<void> {
     const logger = app.get(PinoNestLogger);
     app.useLogger(logger);
     configureApp(app, config);
+    // In the same tick, so that no signal falls between the two handlers.
+    process.off('SIGTERM', holdSignal);
+    process.off('SIGINT', holdSignal);
     installGracefulShutdown(app, {
       graceMs: config.shutdownGraceMs,
       logger,
@@ -47,6 +59,7 @@ async function bootstrap(): Promise<void> {
     });
     await app.listen(config.port);
     new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
+    if (heldSignal) process.kill(process.pid, heldSignal);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.stop();
