@@ -2,7 +2,7 @@ import type { Pet } from '../../src/pets/domain/pet.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../../src/pets/domain/pet.errors.js';
 import type { PetFilter, PetRepository } from '../../src/pets/domain/pet.repository.js';
 import { type Page, type PageRequest, toPage } from '../../src/shared/paging/page.js';
-import { InMemoryTables, keysetRows } from './in-memory-tables.js';
+import { InMemoryTables, keysetRows, uniqueViolation } from './in-memory-tables.js';
 
 /**
  * A faithful in-memory `PetRepository` over the shared tables: ids from a sequence
@@ -18,6 +18,18 @@ export class InMemoryPetRepository implements PetRepository {
   /** Every stored pet, ascending by id (for assertions). */
   all(): Pet[] {
     return [...this.tables.pets.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Test set-up: stores `pet` under its own id, as a fixture would (the sequence is
+   * not advanced, as in PostgreSQL for an explicit id). Its category must exist.
+   */
+  insert(pet: Pet): Pet {
+    if (this.tables.pets.has(pet.id)) throw uniqueViolation('PK_pets', `pet ${pet.id} already exists`);
+    this.assertCategory(pet.categoryId);
+    const inserted = row(pet.id, pet);
+    this.tables.pets.set(pet.id, inserted);
+    return inserted;
   }
 
   async findById(id: number): Promise<Pet | null> {

@@ -21,13 +21,24 @@ export class InMemoryStockRepository implements StockRepository {
     this.tables.inventory.set(petId, 0);
   }
 
-  async lock(petId: number): Promise<StockLine | null> {
+  /** Test set-up: the pet's units in stock, set directly (no store rules, no status change). */
+  setQuantity(petId: number, quantity: number): void {
+    if (!this.tables.pets.has(petId)) throw foreignKeyViolation('FK_inventory_pet', `pet ${petId} does not exist`);
+    this.tables.inventory.set(petId, quantity);
+  }
+
+  /** The line as `lock` reads it, synchronously (for assertions). */
+  line(petId: number): StockLine | null {
     const quantity = this.tables.inventory.get(petId);
     const pet = this.tables.pets.get(petId);
     if (quantity === undefined || !pet) return null;
     let openOrders = 0;
     for (const order of this.tables.orders.values()) if (order.petId === petId && !order.complete) openOrders++;
     return { petId, quantity, status: pet.status, openOrders };
+  }
+
+  async lock(petId: number): Promise<StockLine | null> {
+    return this.line(petId);
   }
 
   async save(previous: StockLine, next: StockLine): Promise<void> {

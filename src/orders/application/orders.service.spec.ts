@@ -1,5 +1,5 @@
 import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
-import { createInMemoryStore, type InMemoryStore } from '../../../test/fakes/in-memory-store.js';
+import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
 import { InsufficientStockError, PetNotAvailableError } from '../../inventory/domain/stock.errors.js';
 import type { PetStatus } from '../../pets/domain/pet-status.js';
@@ -32,21 +32,38 @@ async function failure(promise: Promise<unknown>): Promise<DomainError> {
 }
 
 describe('OrdersService', () => {
-  let store: InMemoryStore;
+  let store: InMemoryDatabase;
   let now: Date;
   let service: OrdersService;
   let metrics: RecordingStoreMetrics;
+  let categoryId: number;
   const dog = 10;
   const cat = 20;
 
-  beforeEach(() => {
-    store = createInMemoryStore();
+  beforeEach(async () => {
+    store = createInMemoryDatabase();
     now = new Date('2026-03-01T12:00:00.000Z');
     metrics = new RecordingStoreMetrics();
     service = new OrdersService(store.orders, store.uow, () => new Date(now.getTime()), metrics);
-    store.stock.put(dog, 5);
-    store.stock.put(cat, 1);
+    categoryId = (await store.categories.create({ name: 'Pets' })).id;
+    stock(dog, 5);
+    stock(cat, 1);
   });
+
+  /** Pet `petId` (stored under that id, available, if it is new) with `quantity` units in stock. */
+  function stock(petId: number, quantity: number): void {
+    if (!store.tables.pets.has(petId)) {
+      store.pets.insert({ id: petId, name: `Pet ${petId}`, categoryId, status: 'available' });
+    }
+    store.stock.setQuantity(petId, quantity);
+  }
+
+  /** A staff edit of the pet's status (PUT/PATCH /pets), bypassing the store rules. */
+  async function setStatus(petId: number, status: PetStatus): Promise<void> {
+    const pet = await store.pets.findById(petId);
+    if (!pet) throw new Error(`no pet ${petId}`);
+    await store.pets.update({ ...pet, status });
+  }
 
   /** Makes the next `orders.create` fail, as a lost connection or a late conflict would. */
   function failNextCreate(error: Error): void {
@@ -88,7 +105,7 @@ describe('OrdersService', () => {
     });
 
     it.each(['pending', 'sold'] as const)('refuses a %s pet with PET_NOT_AVAILABLE (409)', async (s) => {
-      store.stock.setStatus(dog, s);
+      await setStatus(dog, s);
       const error = await failure(service.place(alice, { petId: dog, quantity: 1 }));
       expect(error).toBeInstanceOf(PetNotAvailableError);
       expect(error.code).toBe('PET_NOT_AVAILABLE');
@@ -246,7 +263,7 @@ describe('OrdersService', () => {
 
     it('keeps a sold pet sold while returning the units', async () => {
       const { order } = await service.place(alice, { petId: dog, quantity: 2 });
-      store.stock.setStatus(dog, 'sold');
+      await setStatus(dog, 'sold');
       await service.cancel(alice, order.id);
       expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'sold', openOrders: 0 });
     });
@@ -307,7 +324,7 @@ describe('OrdersService', () => {
     it('replays a refusal as the same refusal, even after stock was added', async () => {
       const error = await failure(service.place(alice, { petId: dog, quantity: 9 }, token('k2')));
       expect(error).toMatchObject({ code: 'INSUFFICIENT_STOCK', kind: 'conflict' });
-      store.stock.put(dog, 100);
+      stock(dog, 100);
       const again = await failure(service.place(alice, { petId: dog, quantity: 9 }, token('k2')));
       expect(again).toBeInstanceOf(ReplayedRefusal);
       expect(again).toMatchObject({ code: 'INSUFFICIENT_STOCK', kind: 'conflict', message: error.message });
@@ -316,15 +333,15 @@ describe('OrdersService', () => {
     });
 
     it('replays PET_NOT_AVAILABLE and PET_NOT_FOUND refusals with their codes and kinds', async () => {
-      store.stock.setStatus(cat, 'sold');
+      await setStatus(cat, 'sold');
       await failure(service.place(alice, { petId: cat, quantity: 1 }, token('n1')));
-      store.stock.setStatus(cat, 'available');
+      await setStatus(cat, 'available');
       expect(await failure(service.place(alice, { petId: cat, quantity: 1 }, token('n1')))).toMatchObject({
         code: 'PET_NOT_AVAILABLE',
         kind: 'conflict',
       });
       await failure(service.place(alice, { petId: 404, quantity: 1 }, token('n2')));
-      store.stock.put(404, 10);
+      stock(404, 10);
       const replayed = await failure(service.place(alice, { petId: 404, quantity: 1 }, token('n2')));
       expect(replayed).toMatchObject({ code: 'PET_NOT_FOUND', kind: 'unprocessable' });
       expect(STATUS_BY_KIND[replayed.kind]).toBe(422);
@@ -336,13 +353,13 @@ describe('OrdersService', () => {
       failNextCreate(new InsufficientStockError(dog, 5, 1));
       await failure(service.place(alice, { petId: dog, quantity: 1 }, token('k3')));
       expect(quantity(dog)).toBe(5);
-      expect(store.idempotency.size()).toBe(1);
+      expect(store.tables.idempotency.size).toBe(1);
     });
 
     it('remembers nothing when the first attempt fails unexpectedly, so a retry places the order', async () => {
       failNextCreate(new Error('connection lost'));
       await expect(service.place(alice, { petId: dog, quantity: 1 }, token('k4'))).rejects.toThrow('connection lost');
-      expect(store.idempotency.size()).toBe(0);
+      expect(store.tables.idempotency.size).toBe(0);
       expect(quantity(dog)).toBe(5);
       const retry = await service.place(alice, { petId: dog, quantity: 1 }, token('k4'));
       expect(retry.replayed).toBe(false);
@@ -376,7 +393,7 @@ describe('OrdersService', () => {
       now = new Date(now.getTime() + 5 * HOUR);
       const janitor = new IdempotencyJanitor(store.idempotency, () => now);
       expect(await janitor.sweep()).toBe(1);
-      expect(store.idempotency.size()).toBe(1);
+      expect(store.tables.idempotency.size).toBe(1);
       expect((await service.place(alice, { petId: dog, quantity: 1 }, token('b'))).replayed).toBe(true);
     });
   });
