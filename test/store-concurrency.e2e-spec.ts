@@ -1,19 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Scope } from '@petstore/auth';
 import request from 'supertest';
-import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { issueStoreKey, putStock, stockedPet, storeSetup } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-/** An enterprise key with roomy limits, so a rate limiter never interferes with store assertions. */
-async function issueKey(t: TestApp, scopes: Scope[]): Promise<string> {
-  const { secret } = await t.app.get(ApiKeysService).create({
-    name: `store ${scopes.join('+')}`,
-    plan: 'enterprise',
-    scopes,
-    limits: { perMinute: 1_000_000, perDay: 10_000_000 },
-  });
-  return secret;
-}
 
 const label = (r: request.Response): string => (r.status < 400 ? String(r.status) : `${r.status} ${r.body?.code}`);
 
@@ -43,10 +31,7 @@ describe('store under concurrency (e2e)', () => {
       maxInFlight = Math.max(maxInFlight, inFlight);
       res.once('close', () => inFlight--);
     });
-    admin = await issueKey(t, ['read', 'write', 'admin']);
-    writer = await issueKey(t, ['read', 'write']);
-    categoryId = (await request(t.http).post('/categories').set('X-API-Key', admin).send({ name: 'Birds' }).expect(201))
-      .body.id;
+    ({ admin, writer, categoryId } = await storeSetup(t, 'Birds'));
   });
   afterAll(() => t.close());
 
@@ -54,17 +39,7 @@ describe('store under concurrency (e2e)', () => {
     maxInFlight = 0;
   });
 
-  async function pet(stock: number): Promise<number> {
-    const petId = (
-      await request(t.http).post('/pets').set('X-API-Key', admin).send({ name: 'Tweety', categoryId }).expect(201)
-    ).body.id;
-    await request(t.http)
-      .put(`/store/inventory/${petId}`)
-      .set('X-API-Key', admin)
-      .send({ quantity: stock })
-      .expect(200);
-    return petId;
-  }
+  const pet = (stock: number) => stockedPet(t, admin, stock, { name: 'Tweety', categoryId });
 
   const place = (petId: number, quantity = 1, key = writer) =>
     request(t.http).post('/store/orders').set('X-API-Key', key).send({ petId, quantity });
@@ -119,7 +94,9 @@ describe('store under concurrency (e2e)', () => {
 
   it('500 concurrent orders from several keys for 100 units (API.md section 3): exactly 100 succeed', async () => {
     const petId = await pet(100);
-    const keys = await Promise.all(Array.from({ length: 5 }, () => issueKey(t, ['read', 'write'])));
+    const keys = await Promise.all(
+      Array.from({ length: 5 }, async () => (await issueStoreKey(t, ['read', 'write'])).secret),
+    );
     const started = performance.now();
     const responses = await Promise.all(Array.from({ length: 500 }, (_, i) => place(petId, 1, keys[i % 5])));
     const wallMs = Math.round(performance.now() - started);
@@ -255,9 +232,7 @@ describe('store under concurrency (e2e)', () => {
     const petId = await pet(5);
     const responses = await Promise.all([
       ...Array.from({ length: 40 }, () => place(petId)),
-      ...[0, 10, 0, 3, 7, 0, 20].map((quantity) =>
-        request(t.http).put(`/store/inventory/${petId}`).set('X-API-Key', admin).send({ quantity }),
-      ),
+      ...[0, 10, 0, 3, 7, 0, 20].map((quantity) => putStock(t, admin, petId, quantity)),
     ]);
     expect(responses.every((r) => [200, 201, 409].includes(r.status))).toBe(true);
     const line = await dbLine(petId);

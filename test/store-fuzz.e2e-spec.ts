@@ -1,19 +1,7 @@
-import type { Scope } from '@petstore/auth';
 import fc from 'fast-check';
 import request from 'supertest';
-import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { putStock, stockedPet, storeSetup } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-/** An enterprise key with roomy limits, so a rate limiter never interferes with store assertions. */
-async function issueKey(t: TestApp, scopes: Scope[]): Promise<string> {
-  const { secret } = await t.app.get(ApiKeysService).create({
-    name: `store ${scopes.join('+')}`,
-    plan: 'enterprise',
-    scopes,
-    limits: { perMinute: 1_000_000, perDay: 10_000_000 },
-  });
-  return secret;
-}
 
 /** The codes API.md section 7 allows per status. */
 const CODES: Readonly<Record<number, readonly string[]>> = {
@@ -106,14 +94,9 @@ describe('store fuzzing (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.reset();
-    admin = await issueKey(t, ['read', 'write', 'admin']);
-    writer = await issueKey(t, ['read', 'write']);
-    const categoryId = (
-      await request(t.http).post('/categories').set('X-API-Key', admin).send({ name: 'Reptiles' }).expect(201)
-    ).body.id;
-    petId = (await request(t.http).post('/pets').set('X-API-Key', admin).send({ name: 'Liz', categoryId }).expect(201))
-      .body.id;
-    await request(t.http).put(`/store/inventory/${petId}`).set('X-API-Key', admin).send({ quantity: 1_000_000 });
+    const setup = await storeSetup(t, 'Reptiles');
+    ({ admin, writer } = setup);
+    petId = await stockedPet(t, admin, 1_000_000, { name: 'Liz', categoryId: setup.categoryId });
     openOrders = [];
     for (let i = 0; i < 5; i++) {
       openOrders.push(
@@ -224,7 +207,7 @@ describe('store fuzzing (e2e)', () => {
       { numRuns: 200 },
     );
     // Leave stock for the other properties.
-    await request(t.http).put(`/store/inventory/${petId}`).set('X-API-Key', admin).send({ quantity: 1_000_000 });
+    await putStock(t, admin, petId, 1_000_000);
   }, 120_000);
 
   it('random raw bodies (not JSON, wrong media types) never cause a 5xx', async () => {
@@ -277,7 +260,7 @@ describe('store fuzzing (e2e)', () => {
       }),
       { numRuns: 300 },
     );
-    await request(t.http).put(`/store/inventory/${petId}`).set('X-API-Key', admin).send({ quantity: 1_000_000 });
+    await putStock(t, admin, petId, 1_000_000);
   }, 120_000);
 
   it('random query strings on the store lists never cause a 5xx', async () => {

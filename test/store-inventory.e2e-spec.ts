@@ -1,18 +1,6 @@
-import type { Scope } from '@petstore/auth';
 import request from 'supertest';
-import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { createPet, issueStoreKey, putStock, storeSetup } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-/** An enterprise key with roomy limits, so a rate limiter never interferes with store assertions. */
-async function issueKey(t: TestApp, scopes: Scope[]): Promise<string> {
-  const { secret } = await t.app.get(ApiKeysService).create({
-    name: `store ${scopes.join('+')}`,
-    plan: 'enterprise',
-    scopes,
-    limits: { perMinute: 1_000_000, perDay: 10_000_000 },
-  });
-  return secret;
-}
 
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
 
@@ -25,24 +13,14 @@ describe('store inventory (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.reset();
-    admin = await issueKey(t, ['read', 'write', 'admin']);
-    writer = await issueKey(t, ['read', 'write']);
-    categoryId = (await request(t.http).post('/categories').set('X-API-Key', admin).send({ name: 'Cats' }).expect(201))
-      .body.id;
+    ({ admin, writer, categoryId } = await storeSetup(t, 'Cats'));
   });
   afterAll(() => t.close());
 
-  async function createPet(status?: string): Promise<number> {
-    const res = await request(t.http)
-      .post('/pets')
-      .set('X-API-Key', writer)
-      .send({ name: 'Tom', categoryId, ...(status ? { status } : {}) })
-      .expect(201);
-    return res.body.id;
-  }
+  /** A new pet named Tom, created with the read-write key, in `status` if given. */
+  const createTom = (status?: string) => createPet(t, writer, { name: 'Tom', categoryId, status });
 
-  const setStock = (petId: number, quantity: unknown) =>
-    request(t.http).put(`/store/inventory/${petId}`).set('X-API-Key', admin).send({ quantity });
+  const setStock = (petId: number, quantity: unknown) => putStock(t, admin, petId, quantity);
 
   const place = (petId: number, quantity: number) =>
     request(t.http).post('/store/orders').set('X-API-Key', writer).send({ petId, quantity });
@@ -78,13 +56,13 @@ describe('store inventory (e2e)', () => {
 
   describe('creating a pet', () => {
     it('creates its inventory entry with quantity 0 and the default status', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       expect(await item(petId)).toEqual({ petId, quantity: 0, status: 'available' });
       await consistent(petId);
     });
 
     it.each(['available', 'pending', 'sold'])('creates the entry with the pet’s status %s', async (status) => {
-      const petId = await createPet(status);
+      const petId = await createTom(status);
       expect(await item(petId)).toEqual({ petId, quantity: 0, status });
     });
 
@@ -120,7 +98,7 @@ describe('store inventory (e2e)', () => {
     let petId: number;
 
     beforeAll(async () => {
-      petId = await createPet();
+      petId = await createTom();
     });
 
     it.each([0, 1, 1_000_000])('accepts quantity %i and answers the entry', async (quantity) => {
@@ -175,20 +153,20 @@ describe('store inventory (e2e)', () => {
 
   describe('restock rules (API.md section 3)', () => {
     it.each(['pending', 'sold'])('units make a %s pet available', async (status) => {
-      const petId = await createPet(status);
+      const petId = await createTom(status);
       expect((await setStock(petId, 3).expect(200)).body).toEqual({ petId, quantity: 3, status: 'available' });
       expect(await consistent(petId)).toEqual({ quantity: 3, status: 'available' });
     });
 
     it('0 makes an available pet without open orders sold', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 5).expect(200);
       expect((await setStock(petId, 0).expect(200)).body).toEqual({ petId, quantity: 0, status: 'sold' });
       expect(await consistent(petId)).toEqual({ quantity: 0, status: 'sold' });
     });
 
     it('0 makes an available pet with open orders pending; they can then complete it to sold', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 5).expect(200);
       const order = (await place(petId, 2).expect(201)).body.id;
       expect((await setStock(petId, 0).expect(200)).body).toEqual({ petId, quantity: 0, status: 'pending' });
@@ -198,19 +176,19 @@ describe('store inventory (e2e)', () => {
     });
 
     it.each(['pending', 'sold'])('0 leaves a %s pet as it is', async (status) => {
-      const petId = await createPet(status);
+      const petId = await createTom(status);
       expect((await setStock(petId, 0).expect(200)).body).toEqual({ petId, quantity: 0, status });
     });
 
     it('0 leaves a pet made pending by its last order pending', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 1).expect(200);
       await place(petId, 1).expect(201);
       expect((await setStock(petId, 0).expect(200)).body).toEqual({ petId, quantity: 0, status: 'pending' });
     });
 
     it('sets, rather than adds to, the stock', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 10).expect(200);
       await place(petId, 4).expect(201);
       expect((await setStock(petId, 2).expect(200)).body.quantity).toBe(2);
@@ -219,7 +197,7 @@ describe('store inventory (e2e)', () => {
 
   describe('InventoryItem.status always equals the pet’s status', () => {
     it('through a whole life: restock, orders, completion, cancel, restock', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       expect(await consistent(petId)).toEqual({ quantity: 0, status: 'available' });
       await setStock(petId, 3).expect(200);
       expect(await consistent(petId)).toEqual({ quantity: 3, status: 'available' });
@@ -240,7 +218,7 @@ describe('store inventory (e2e)', () => {
     });
 
     it('follows staff edits by PATCH /pets, and ordering follows the edited status', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 5).expect(200);
       await request(t.http).patch(`/pets/${petId}`).set('X-API-Key', writer).send({ status: 'sold' }).expect(200);
       expect(await consistent(petId)).toEqual({ quantity: 5, status: 'sold' });
@@ -257,7 +235,7 @@ describe('store inventory (e2e)', () => {
     });
 
     it('follows staff edits by PUT /pets (an omitted status is the default)', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 2).expect(200);
       await request(t.http)
         .put(`/pets/${petId}`)
@@ -274,7 +252,7 @@ describe('store inventory (e2e)', () => {
     });
 
     it('an available pet edited with stock 0 sells once its last order completes', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 1).expect(200);
       const order = (await place(petId, 1).expect(201)).body.id;
       await request(t.http).patch(`/pets/${petId}`).set('X-API-Key', writer).send({ status: 'available' }).expect(200);
@@ -293,7 +271,7 @@ describe('store inventory (e2e)', () => {
 
   describe('DELETE /pets/{petId} and the store', () => {
     it('refuses a pet with an open order with 409 PET_HAS_ORDERS and changes nothing', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 3).expect(200);
       const order = (await place(petId, 1).expect(201)).body;
       const res = await request(t.http).delete(`/pets/${petId}`).set('X-API-Key', writer).expect(409);
@@ -304,7 +282,7 @@ describe('store inventory (e2e)', () => {
     });
 
     it('refuses a pet whose only order is complete with 409 PET_HAS_ORDERS', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 1).expect(200);
       const order = (await place(petId, 1).expect(201)).body.id;
       await complete(order);
@@ -315,7 +293,7 @@ describe('store inventory (e2e)', () => {
     });
 
     it('deletes a pet without orders together with its inventory entry', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 9).expect(200);
       await request(t.http).delete(`/pets/${petId}`).set('X-API-Key', writer).expect(204);
       const res = await request(t.http).get(`/store/inventory/${petId}`).set('X-API-Key', writer).expect(404);
@@ -327,7 +305,7 @@ describe('store inventory (e2e)', () => {
     });
 
     it('deletes a pet whose orders were all cancelled (cancelled orders are gone)', async () => {
-      const petId = await createPet();
+      const petId = await createTom();
       await setStock(petId, 2).expect(200);
       await cancel((await place(petId, 2).expect(201)).body.id);
       await request(t.http).delete(`/pets/${petId}`).set('X-API-Key', writer).expect(204);
@@ -340,12 +318,10 @@ describe('store inventory (e2e)', () => {
 
     beforeAll(async () => {
       await t.reset();
-      admin = await issueKey(t, ['read', 'write', 'admin']);
-      writer = await issueKey(t, ['read', 'write']);
-      categoryId = (await request(t.http).post('/categories').set('X-API-Key', admin).send({ name: 'Cats' })).body.id;
+      ({ admin, writer, categoryId } = await storeSetup(t, 'Cats'));
       mine = [];
       for (const status of ['available', 'sold', 'pending', 'available', 'sold']) {
-        mine.push({ petId: await createPet(status), status });
+        mine.push({ petId: await createTom(status), status });
       }
     });
 
@@ -403,7 +379,7 @@ describe('store inventory (e2e)', () => {
 
     it('needs a key (401) and accepts a read-only key', async () => {
       await request(t.http).get('/store/inventory').expect(401);
-      const reader = await issueKey(t, ['read']);
+      const reader = (await issueStoreKey(t, ['read'])).secret;
       await request(t.http).get('/store/inventory').set('X-API-Key', reader).expect(200);
       await request(t.http).get(`/store/inventory/${mine[0].petId}`).set('X-API-Key', reader).expect(200);
     });

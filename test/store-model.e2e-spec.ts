@@ -1,19 +1,7 @@
-import type { Scope } from '@petstore/auth';
 import fc from 'fast-check';
 import request from 'supertest';
-import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { createPet, putStock, storeSetup } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-/** An enterprise key with roomy limits, so a rate limiter never interferes with store assertions. */
-async function issueKey(t: TestApp, scopes: Scope[]): Promise<string> {
-  const { secret } = await t.app.get(ApiKeysService).create({
-    name: `store ${scopes.join('+')}`,
-    plan: 'enterprise',
-    scopes,
-    limits: { perMinute: 1_000_000, perDay: 10_000_000 },
-  });
-  return secret;
-}
 
 type Status = 'available' | 'pending' | 'sold';
 const STATUSES: readonly Status[] = ['available', 'pending', 'sold'];
@@ -68,10 +56,7 @@ class Restock implements StoreCommand {
   constructor(readonly quantity: number) {}
   check = () => true;
   async run(m: Model, r: Real): Promise<void> {
-    const res = await request(r.t.http)
-      .put(`/store/inventory/${r.petId}`)
-      .set('X-API-Key', r.admin)
-      .send({ quantity: this.quantity });
+    const res = await putStock(r.t, r.admin, r.petId, this.quantity);
     if (this.quantity > 0) m.status = 'available';
     else if (m.status === 'available') m.status = m.open.size > 0 ? 'pending' : 'sold';
     m.quantity = this.quantity;
@@ -204,10 +189,7 @@ describe('store state machine, model-based (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.reset();
-    admin = await issueKey(t, ['read', 'write', 'admin']);
-    writer = await issueKey(t, ['read', 'write']);
-    categoryId = (await request(t.http).post('/categories').set('X-API-Key', admin).send({ name: 'Fish' }).expect(201))
-      .body.id;
+    ({ admin, writer, categoryId } = await storeSetup(t, 'Fish'));
   });
   afterAll(() => t.close());
 
@@ -219,13 +201,9 @@ describe('store state machine, model-based (e2e)', () => {
         runs++;
         const setup = async () => {
           // A fresh pet per run: available, stock 0, no orders.
-          const created = await request(t.http)
-            .post('/pets')
-            .set('X-API-Key', writer)
-            .send({ name: 'Nemo', categoryId })
-            .expect(201);
+          const petId = await createPet(t, writer, { name: 'Nemo', categoryId });
           const model: Model = { quantity: 0, status: 'available', open: new Map(), done: [] };
-          const real: Real = { t, petId: created.body.id, admin, writer };
+          const real: Real = { t, petId, admin, writer };
           await agree(model, real);
           return { model, real };
         };

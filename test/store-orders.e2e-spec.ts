@@ -1,19 +1,7 @@
-import type { Scope } from '@petstore/auth';
 import request from 'supertest';
-import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
 import { IdempotencyJanitor } from '../src/orders/application/idempotency-janitor.js';
+import { createCategory, issueStoreKey, putStock, type StoreKey, stockedPet } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-/** An enterprise key with roomy limits, so a rate limiter never interferes with store assertions. */
-async function issueKey(t: TestApp, scopes: Scope[]): Promise<{ id: number; secret: string }> {
-  const { key, secret } = await t.app.get(ApiKeysService).create({
-    name: `store ${scopes.join('+')}`,
-    plan: 'enterprise',
-    scopes,
-    limits: { perMinute: 1_000_000, perDay: 10_000_000 },
-  });
-  return { id: key.id, secret };
-}
 
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,36 +9,26 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe('store orders (e2e)', () => {
   let t: TestApp;
   let admin: string;
-  let alice: { id: number; secret: string };
-  let bob: { id: number; secret: string };
+  let alice: StoreKey;
+  let bob: StoreKey;
   let reader: string;
   let categoryId: number;
 
   beforeAll(async () => {
     t = await createTestApp();
     await t.reset();
-    admin = (await issueKey(t, ['read', 'write', 'admin'])).secret;
-    alice = await issueKey(t, ['read', 'write']);
-    bob = await issueKey(t, ['read', 'write']);
-    reader = (await issueKey(t, ['read'])).secret;
-    categoryId = (await request(t.http).post('/categories').set('X-API-Key', admin).send({ name: 'Dogs' }).expect(201))
-      .body.id;
+    admin = (await issueStoreKey(t, ['read', 'write', 'admin'])).secret;
+    alice = await issueStoreKey(t, ['read', 'write']);
+    bob = await issueStoreKey(t, ['read', 'write']);
+    reader = (await issueStoreKey(t, ['read'])).secret;
+    categoryId = await createCategory(t, admin, 'Dogs');
   });
   afterAll(() => t.close());
 
   /** A new pet with `stock` units (and its status as the store rules leave it). */
-  async function pet(stock = 10, status?: string): Promise<number> {
-    const created = await request(t.http)
-      .post('/pets')
-      .set('X-API-Key', admin)
-      .send({ name: 'Rex', categoryId, ...(status ? { status } : {}) })
-      .expect(201);
-    if (stock > 0) await setStock(created.body.id, stock);
-    return created.body.id;
-  }
+  const pet = (stock = 10, status?: string) => stockedPet(t, admin, stock, { name: 'Rex', categoryId, status });
 
-  const setStock = (petId: number, quantity: number) =>
-    request(t.http).put(`/store/inventory/${petId}`).set('X-API-Key', admin).send({ quantity }).expect(200);
+  const setStock = (petId: number, quantity: number) => putStock(t, admin, petId, quantity).expect(200);
 
   const place = (key: string, body: object, idempotencyKey?: string) => {
     const req = request(t.http).post('/store/orders').set('X-API-Key', key);
@@ -432,11 +410,11 @@ describe('store orders (e2e)', () => {
   describe('GET /store/orders (list)', () => {
     let dog: number;
     let cat: number;
-    let carol: { id: number; secret: string };
+    let carol: StoreKey;
     const ids: number[] = [];
 
     beforeAll(async () => {
-      carol = await issueKey(t, ['read', 'write']);
+      carol = await issueStoreKey(t, ['read', 'write']);
       dog = await pet(50);
       cat = await pet(50);
       for (const petId of [dog, cat, dog, cat, dog]) {
