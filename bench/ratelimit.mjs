@@ -16,19 +16,19 @@
 //   BENCH_DURATION      seconds per measurement (default 8)
 //   BENCH_ROUNDS        rounds (default 3)
 //   BENCH_CONNECTIONS   concurrent connections (default 50)
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { URL } from 'node:url';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import {
+  deleteRedisKeys,
+  freePort,
+  recreateDatabase,
+  spawnService,
+  waitUntilReady,
+} from '../test/support/spawn-service.mjs';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const ENTRY = resolve(process.env.PETSTORE_ENTRY ?? 'dist/src/main.js');
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -43,38 +43,11 @@ const MODES = [
 ];
 const children = [];
 
-async function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
-async function recreateDatabase() {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected database name '${name}'`);
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-}
-
 async function start(mode) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [ENTRY], {
+  const service = spawnService({
+    name: `the '${mode.name}' instance`,
+    port: await freePort(),
     env: {
-      ...process.env,
-      PORT: String(port),
       DATABASE_URL,
       BOOTSTRAP_ADMIN_KEY: KEY,
       BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
@@ -82,24 +55,11 @@ async function start(mode) {
       LOG_LEVEL: 'warn',
       ...mode.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  children.push(child);
-  const url = `http://127.0.0.1:${port}/categories`;
-  for (let i = 0; i < 120; i++) {
-    if (child.exitCode !== null) break;
-    try {
-      if ((await fetch(url, { headers: { 'X-API-Key': KEY } })).status === 200)
-        return { ...mode, url, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
-  }
-  throw new Error(`the '${mode.name}' instance did not start:\n${output}`);
+  children.push(service.child);
+  const url = `${service.base}/categories`;
+  await waitUntilReady(service, async () => (await fetch(url, { headers: { 'X-API-Key': KEY } })).status === 200);
+  return { ...mode, url, output: service.output };
 }
 
 function load(url, duration) {
@@ -109,7 +69,7 @@ function load(url, duration) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
-  await recreateDatabase();
+  await recreateDatabase(DATABASE_URL);
   const instances = [];
   for (const mode of MODES) instances.push(await start(mode)); // one at a time: the first migrates and seeds
   const sample = await fetch(instances[2].url, { headers: { 'X-API-Key': KEY } });
@@ -171,14 +131,6 @@ try {
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   await sleep(500);
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    const keys = await redis.keys(`${PREFIX}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } catch {
-    // Redis unreachable: nothing to clean
-  }
-  redis.disconnect();
+  await deleteRedisKeys(REDIS_URL, PREFIX);
 }
 process.exit(status);

@@ -1,12 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Redis } from 'ioredis';
 import pg from 'pg';
+import {
+  deleteRedisKeys,
+  freePort,
+  type ServiceProcess,
+  spawnService,
+  waitUntilReady,
+} from './support/spawn-service.mjs';
 
 /**
  * Graceful shutdown of the real process (`node dist/src/main.js`, built by
@@ -32,17 +36,6 @@ interface Sent {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function send(
   agent: Agent,
@@ -91,7 +84,7 @@ async function onServer(server: string, sql: string): Promise<void> {
 
 describe('graceful shutdown under load (e2e)', () => {
   const database = `petstore_shutdown_${randomBytes(4).toString('hex')}`;
-  let child: ChildProcess | undefined;
+  let service: ServiceProcess | undefined;
   let dir: string;
   let databaseUrl: string | undefined;
 
@@ -104,7 +97,7 @@ describe('graceful shutdown under load (e2e)', () => {
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (service && service.child.exitCode === null) service.child.kill('SIGKILL');
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (PG_SERVER) await onServer(PG_SERVER, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
@@ -116,40 +109,31 @@ describe('graceful shutdown under load (e2e)', () => {
     const port = await freePort();
     const adminKey = `psk_shutdown_${randomBytes(16).toString('hex')}`;
     const redisPrefix = `shutdown-test:${randomUUID()}:`;
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      NODE_OPTIONS: undefined, // not Jest's --experimental-vm-modules
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: join(dir, 'data'),
-      PORT: String(port),
-      BOOTSTRAP_ADMIN_KEY: adminKey,
-      SEED_DEMO_DATA: 'false',
-      LOG_LEVEL: 'info',
-      SHUTDOWN_GRACE_MS: '10000',
-      RATE_LIMIT_REDIS_PREFIX: redisPrefix,
-    };
-    const server = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = server;
-    let output = '';
-    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-      server.once('exit', (code, signal) => done({ code, signal })),
-    );
+    const server = spawnService({
+      name: 'the service',
+      port,
+      entry: ENTRY,
+      env: {
+        NODE_OPTIONS: undefined, // not Jest's --experimental-vm-modules
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: join(dir, 'data'),
+        BOOTSTRAP_ADMIN_KEY: adminKey,
+        SEED_DEMO_DATA: 'false',
+        LOG_LEVEL: 'info',
+        SHUTDOWN_GRACE_MS: '10000',
+        RATE_LIMIT_REDIS_PREFIX: redisPrefix,
+      },
+    });
+    service = server;
 
     const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });
     const auth = { 'X-API-Key': adminKey };
     try {
       // Ready: PostgreSQL (embedded: initialised and started), migrations, Redis.
-      let ready = false;
-      for (let i = 0; i < 240 && !ready && server.exitCode === null; i++) {
-        ready = await send(agent, port, 'GET', '/health/ready', {}).then(
-          (res) => res.status === 200,
-          () => false,
-        );
-        if (!ready) await sleep(250);
-      }
-      if (!ready) throw new Error(`the service did not become ready:\n${output}`);
+      await waitUntilReady(server, async () => (await send(agent, port, 'GET', '/health/ready', {})).status === 200, {
+        attempts: 240,
+        intervalMs: 250,
+      });
 
       const category = JSON.parse((await send(agent, port, 'POST', '/categories', auth, { name: 'Shutdown' })).body);
       const pet = JSON.parse(
@@ -187,9 +171,12 @@ describe('graceful shutdown under load (e2e)', () => {
       await sleep(LOAD_BEFORE_SIGNAL_MS);
       signalAt = Date.now();
       const inFlightAtSignal = sent.filter((s) => s.end === undefined).length;
-      server.kill('SIGTERM');
+      server.child.kill('SIGTERM');
       let timer: NodeJS.Timeout | undefined;
-      const exit = await Promise.race([exited, new Promise<null>((done) => (timer = setTimeout(done, 30_000, null)))]);
+      const exit = await Promise.race([
+        server.exited,
+        new Promise<null>((done) => (timer = setTimeout(done, 30_000, null))),
+      ]);
       clearTimeout(timer);
       stop = true;
       await Promise.all(workers);
@@ -200,7 +187,9 @@ describe('graceful shutdown under load (e2e)', () => {
       const after = sent.filter((s) => s.start >= signalAt);
       const servedAfter = after.filter((s) => s.status !== undefined);
       const serverSaid =
-        /(\d+) requests were in flight, (\d+) more arrived on open connections, (\d+) connections cut/.exec(output);
+        /(\d+) requests were in flight, (\d+) more arrived on open connections, (\d+) connections cut/.exec(
+          server.output(),
+        );
       console.log(
         `[shutdown] database=${databaseUrl ? 'server' : 'embedded'} requestsBeforeSignal=${before.length} inFlightAtSignal(client)=${inFlightAtSignal} ` +
           `inFlightAtSignal(server)=${serverSaid?.[1]} servedOnOpenConnectionsAfterSignal(server)=${serverSaid?.[2]} ` +
@@ -221,7 +210,10 @@ describe('graceful shutdown under load (e2e)', () => {
       expect(serverSaid?.[3]).toBe('0');
 
       // The log: one JSON object per line, the shutdown steps in order.
-      const lines = output.split('\n').filter((line) => line.trim());
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.trim());
       const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       const steps = entries.filter((e) => e.context === 'Shutdown').map((e) => String(e.msg));
       expect(steps).toEqual([
@@ -232,7 +224,7 @@ describe('graceful shutdown under load (e2e)', () => {
       const requestLines = entries.filter((e) => 'durationMs' in e);
       expect(requestLines.length).toBeGreaterThanOrEqual(before.length);
       expect(requestLines.every((e) => typeof e.reqId === 'string')).toBe(true);
-      expect(output).not.toContain(adminKey);
+      expect(server.output()).not.toContain(adminKey);
 
       if (!databaseUrl) {
         // The embedded PostgreSQL stopped cleanly: no server left, no pid file.
@@ -241,12 +233,7 @@ describe('graceful shutdown under load (e2e)', () => {
       }
     } finally {
       agent.destroy();
-      if (process.env.REDIS_URL) {
-        const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 });
-        const keys = await redis.keys(`${redisPrefix}*`).catch(() => []);
-        if (keys.length > 0) await redis.del(...keys);
-        redis.disconnect();
-      }
+      if (process.env.REDIS_URL) await deleteRedisKeys(process.env.REDIS_URL, redisPrefix);
     }
   }, 120_000);
 });

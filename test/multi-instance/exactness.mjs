@@ -19,21 +19,23 @@
 //   3. A plans-file change applied by SIGHUP to both instances keeps the counters:
 //      raising free to 80/min lets exactly 20 of 50 further concurrent requests through.
 //   4. A bad plans file stops start-up with a message naming the bad entry.
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { URL } from 'node:url';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import {
+  deleteRedisKeys,
+  ENTRY,
+  freePort,
+  recreateDatabase,
+  spawnService,
+  waitUntilReady,
+} from '../support/spawn-service.mjs';
 
 const DATABASE_URL =
   process.env.MULTI_INSTANCE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/petstore_ratelimit_mi';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const ENTRY = resolve(process.env.PETSTORE_ENTRY ?? 'dist/src/main.js');
 const PREFIX = `rl-mi:${randomUUID()}:`;
 const ADMIN_KEY = `psk_multi_instance_${randomBytes(16).toString('hex')}`;
 const work = mkdtempSync(join(tmpdir(), 'petstore-mi-'));
@@ -53,68 +55,32 @@ function check(ok, message) {
   if (!ok) failures.push(message);
 }
 
-async function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
-async function recreateDatabase() {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected database name '${name}'`);
-  url.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
-}
-
 function start(name, port, extraEnv = {}) {
   const log = join(work, `${name}.log`);
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    DATABASE_URL,
-    REDIS_URL,
-    RATE_LIMIT_REDIS_PREFIX: PREFIX,
-    BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
-    SEED_DEMO_DATA: 'false',
-    PLANS_FILE: plansFile,
-    PLANS_WATCH_INTERVAL_MS: '0', // only SIGHUP reloads, so the test shows that path
-    ...extraEnv,
-  };
-  const child = spawn(process.execPath, [ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  child.on('exit', () => writeFileSync(log, output));
-  const instance = { name, port, child, base: `http://127.0.0.1:${port}`, output: () => output };
+  const instance = spawnService({
+    name,
+    port,
+    env: {
+      DATABASE_URL,
+      REDIS_URL,
+      RATE_LIMIT_REDIS_PREFIX: PREFIX,
+      BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
+      SEED_DEMO_DATA: 'false',
+      PLANS_FILE: plansFile,
+      PLANS_WATCH_INTERVAL_MS: '0', // only SIGHUP reloads, so the test shows that path
+      ...extraEnv,
+    },
+  });
+  instance.child.on('exit', () => writeFileSync(log, instance.output()));
   children.push(instance);
   return instance;
 }
 
-async function waitUntilServing(instance) {
-  for (let i = 0; i < 120; i++) {
-    if (instance.child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${instance.base}/admin/plans`, { headers: { 'X-API-Key': ADMIN_KEY } });
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
-  }
-  throw new Error(`${instance.name} did not start:\n${instance.output()}`);
+function waitUntilServing(instance) {
+  return waitUntilReady(instance, async () => {
+    const res = await fetch(`${instance.base}/admin/plans`, { headers: { 'X-API-Key': ADMIN_KEY } });
+    return res.status === 200;
+  });
 }
 
 async function exitOf(instance, timeoutMs) {
@@ -157,7 +123,7 @@ async function burst(instances, key, count) {
 async function main() {
   console.log(`entry ${ENTRY}\ndatabase ${DATABASE_URL}\nredis ${REDIS_URL} (prefix ${PREFIX})`);
   readFileSync(ENTRY); // a clear error when the build is missing
-  await recreateDatabase();
+  await recreateDatabase(DATABASE_URL);
   writeFileSync(plansFile, plans(60));
 
   // One after the other: the first applies the migrations and registers the admin key.
@@ -227,15 +193,7 @@ try {
   status = 1;
 } finally {
   await stopAll();
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    const keys = await redis.keys(`${PREFIX}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } catch {
-    // Redis unreachable: nothing to clean
-  }
-  redis.disconnect();
+  await deleteRedisKeys(REDIS_URL, PREFIX);
   if (failures.length > 0 || status !== 0) {
     for (const instance of children) console.error(`--- ${instance.name} log ---\n${instance.output()}`);
   }
