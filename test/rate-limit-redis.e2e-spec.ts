@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { eventually } from './support/eventually.js';
+import { PrivateRedisServer } from './support/redis-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -28,29 +28,6 @@ function plansFile(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'rl-plans-')), 'plans.yaml');
   writeFileSync(file, PLANS);
   return file;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 describeRedis('rate limits on Redis: shared counters (e2e)', () => {
@@ -154,48 +131,18 @@ describeRedis('rate limits on Redis: shared counters (e2e)', () => {
 });
 
 describeRedis('rate limits when Redis goes away and comes back (e2e)', () => {
-  let port: number;
-  let server: ChildProcess | undefined;
+  let redisServer: PrivateRedisServer;
   let t: TestApp;
 
-  const startRedis = async () => {
-    server = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 100 });
-    await eventually(async () => {
-      try {
-        if (probe.status !== 'ready') await probe.connect();
-        return (await probe.ping()) === 'PONG';
-      } catch {
-        return false;
-      }
-    });
-    probe.disconnect();
-  };
-  const stopRedis = async () => {
-    const stopping = server;
-    server = undefined;
-    if (!stopping || stopping.exitCode !== null) return;
-    await new Promise((resolve) => {
-      stopping.once('exit', resolve);
-      stopping.kill('SIGKILL');
-    });
-  };
-
   beforeAll(async () => {
-    port = await freePort();
-    await startRedis();
-    t = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${port}`, PLANS_FILE: plansFile() });
+    redisServer = await PrivateRedisServer.onFreePort();
+    await redisServer.start();
+    t = await createTestApp({ REDIS_URL: redisServer.url, PLANS_FILE: plansFile() });
     await t.reset();
   }, 30_000);
   afterAll(async () => {
     await t?.close();
-    await stopRedis();
+    await redisServer?.kill();
   });
 
   it('serves on (fail open) with the headers, reports unhealthy, and recovers when Redis is back', async () => {
@@ -205,13 +152,13 @@ describeRedis('rate limits when Redis goes away and comes back (e2e)', () => {
     expect(before.headers['x-ratelimit-remaining']).toBe('59');
     expect(health.isHealthy()).toBe(true);
 
-    await stopRedis();
+    await redisServer.kill();
     await eventually(() => !health.isHealthy());
     const during = await request(t.http).get('/categories').set('X-API-Key', key).expect(200);
     expect(during.headers['x-ratelimit-limit']).toBe('60');
     expect(during.body).toEqual(expect.any(Array));
 
-    await startRedis();
+    await redisServer.start();
     await eventually(() => health.isHealthy(), 20_000);
     // A fresh Redis: the count starts again there (the outage was counted locally).
     const after = await request(t.http).get('/categories').set('X-API-Key', key).expect(200);

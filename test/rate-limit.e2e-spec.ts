@@ -6,6 +6,7 @@ import { PlanTableService, RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { eventually } from './support/eventually.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -92,14 +93,6 @@ async function idOf(keys: ApiKeysService, secret: string): Promise<number> {
   const key = page.items.find((k) => k.prefix === secret.slice(0, 12));
   if (!key) throw new Error('key not found');
   return key.id;
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(50);
-  }
 }
 
 describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storageEnv) => {
@@ -348,7 +341,7 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
       await eventually(async () => {
         const res = await request(t.http).get('/admin/plans').set('X-API-Key', admin);
         return res.body[0]?.perMinute === 10;
-      });
+      }, 10_000);
       const res = await request(t.http).get('/categories').set('X-API-Key', key).expect(200);
       expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual(['10', '8']);
 

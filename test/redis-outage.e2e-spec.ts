@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
 import { CaptureLogger } from './support/capture-logger.js';
+import { eventually } from './support/eventually.js';
 import { errorShapeProblem, KEY } from './support/http.js';
+import { HAS_REDIS_SERVER, PrivateRedisServer } from './support/redis-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -17,30 +17,9 @@ import { createTestApp, type TestApp } from './support/test-app.js';
  * redis-server on a free port, started and killed by the test; skipped on a
  * machine without redis-server.
  */
-const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0;
 const describeWithRedis = HAS_REDIS_SERVER ? describe : describe.skip;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-  return Date.now() - started;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Outcome {
   readonly kind: 'api' | 'ready';
@@ -53,45 +32,15 @@ interface Outcome {
 
 describeWithRedis('Redis outage under load (e2e)', () => {
   const prefix = `redis-outage:${randomUUID()}:`;
-  let port: number;
-  let server: ChildProcess | undefined;
+  let redisServer: PrivateRedisServer;
   let t: TestApp;
   let health: RateLimitHealth;
 
-  const startRedis = async () => {
-    server = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50 });
-    await eventually(async () => {
-      try {
-        if (probe.status !== 'ready') await probe.connect();
-        return (await probe.ping()) === 'PONG';
-      } catch {
-        return false;
-      }
-    });
-    probe.disconnect();
-  };
-  const killRedis = async () => {
-    const stopping = server;
-    server = undefined;
-    if (!stopping || stopping.exitCode !== null) return;
-    await new Promise((resolve) => {
-      stopping.once('exit', resolve);
-      stopping.kill('SIGKILL');
-    });
-  };
-
   beforeAll(async () => {
-    port = await freePort();
-    await startRedis();
+    redisServer = await PrivateRedisServer.onFreePort();
+    await redisServer.start();
     t = await createTestApp(
-      { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_REDIS_PREFIX: prefix },
+      { REDIS_URL: redisServer.url, RATE_LIMIT_REDIS_PREFIX: prefix },
       { logger: new CaptureLogger() },
     );
     await t.reset();
@@ -99,7 +48,7 @@ describeWithRedis('Redis outage under load (e2e)', () => {
   }, 30_000);
   afterAll(async () => {
     await t?.close();
-    await killRedis();
+    await redisServer?.kill();
   });
 
   it('serves every API request while Redis is away, is not ready meanwhile, and counts in Redis again once back', async () => {
@@ -128,11 +77,11 @@ describeWithRedis('Redis outage under load (e2e)', () => {
 
     await sleep(300);
     const downAt = Date.now();
-    await killRedis();
+    await redisServer.kill();
     const noticedMs = await eventually(() => !health.isHealthy());
     await sleep(2_000);
     const backAt = Date.now();
-    await startRedis();
+    await redisServer.start();
     const reconnectedMs = await eventually(() => health.isHealthy(), 20_000);
     await sleep(500);
     running = false;
@@ -170,7 +119,7 @@ describeWithRedis('Redis outage under load (e2e)', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await request(t.http).get('/categories').set(KEY, tight.secret)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
-    const redis = new Redis(port, '127.0.0.1');
+    const redis = new Redis(redisServer.port, '127.0.0.1');
     try {
       const counters = await redis.keys(`${prefix}{k${tight.key.id}.*}:w60000`);
       expect(counters).toHaveLength(1);
