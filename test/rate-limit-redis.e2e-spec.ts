@@ -45,14 +45,7 @@ describeRedis('rate limits on Redis: shared counters (e2e)', () => {
     b = await createTestApp(env);
     await a.reset();
     keys = a.app.get(ApiKeysService);
-    admin = (
-      await keys.create({
-        name: 'admin',
-        plan: 'enterprise',
-        scopes: ['read', 'write', 'admin'],
-        limits: { perMinute: 10_000, perDay: 100_000 },
-      })
-    ).secret;
+    admin = await a.key(['read', 'write', 'admin'], 'enterprise', { perMinute: 10_000, perDay: 100_000 });
   });
   afterAll(async () => {
     await a?.close();

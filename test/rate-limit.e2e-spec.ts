@@ -113,14 +113,7 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
       });
       await t.reset();
       keys = t.app.get(ApiKeysService);
-      admin = (
-        await keys.create({
-          name: 'admin',
-          plan: 'enterprise',
-          scopes: ['read', 'write', 'admin'],
-          limits: { perMinute: 100_000, perDay: 1_000_000 },
-        })
-      ).secret;
+      admin = await t.key(['read', 'write', 'admin'], 'enterprise', { perMinute: 100_000, perDay: 1_000_000 });
     });
     afterAll(() => t.close());
 
@@ -383,14 +376,7 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
       });
       await t.reset();
       keys = t.app.get(ApiKeysService);
-      admin = (
-        await keys.create({
-          name: 'admin',
-          plan: 'enterprise',
-          scopes: ['read', 'write', 'admin'],
-          limits: { perMinute: 1_000, perDay: 10_000 },
-        })
-      ).secret;
+      admin = await t.key(['read', 'write', 'admin'], 'enterprise', { perMinute: 1_000, perDay: 10_000 });
     });
     afterAll(() => t.close());
 
