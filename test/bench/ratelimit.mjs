@@ -25,7 +25,7 @@ import {
   recreateDatabase,
   spawnService,
   waitUntilReady,
-} from '../test/support/spawn-service.mjs';
+} from '../support/spawn-service.mjs';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';

@@ -4,7 +4,7 @@
 // on semantics and on cost. RLF is not a dependency; to re-run:
 //
 //   npm install --no-save rate-limiter-flexible && npm run build
-//   node bench/storage-eval.mjs
+//   node test/bench/storage-eval.mjs
 //
 // Environment: REDIS_URL (default redis://127.0.0.1:6379), PETSTORE_DIST (default dist),
 // RLF_MODULE (where to import rate-limiter-flexible from; default the package name).
