@@ -165,6 +165,12 @@ function assemble(fields: Record<string, Gen>, extras: Record<string, unknown>):
   return body;
 }
 
+/** 400 VALIDATION_FAILED whose message names each of `bad` (the body is shown when it fails). */
+function expectNamesEveryBadField(body: unknown, res: request.Response, bad: readonly string[]): void {
+  expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: 'VALIDATION_FAILED' });
+  for (const field of bad) expect(res.body.message).toMatch(new RegExp(`\\b${field}\\b`));
+}
+
 function invalidFields(fields: Record<string, Gen>, extras: Record<string, unknown>): string[] {
   return [...Object.keys(fields).filter((name) => !fields[name].valid), ...Object.keys(extras)];
 }
@@ -321,12 +327,7 @@ describe('fuzzing the HTTP surface (e2e, property-based)', () => {
         expectSane(res, JSON.stringify(body));
         const bad = invalidFields(fields, extras);
         if (bad.length > 0) {
-          expect({ body, status: res.status, code: res.body.code }).toEqual({
-            body,
-            status: 400,
-            code: 'VALIDATION_FAILED',
-          });
-          for (const field of bad) expect(res.body.message).toMatch(new RegExp(`\\b${field}\\b`));
+          expectNamesEveryBadField(body, res, bad);
         } else if (!(fields.categoryId as { exists?: boolean }).exists) {
           expect({ body, status: res.status, code: res.body.code }).toEqual({
             body,
@@ -366,12 +367,7 @@ describe('fuzzing the HTTP surface (e2e, property-based)', () => {
         expectSane(res, JSON.stringify(body));
         const bad = invalidFields(fields, extras);
         if (bad.length > 0) {
-          expect({ body, status: res.status, code: res.body.code }).toEqual({
-            body,
-            status: 400,
-            code: 'VALIDATION_FAILED',
-          });
-          for (const field of bad) expect(res.body.message).toMatch(new RegExp(`\\b${field}\\b`));
+          expectNamesEveryBadField(body, res, bad);
         } else {
           expect({ body, status: res.status, category: res.body }).toEqual({
             body,
