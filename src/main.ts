@@ -2,11 +2,12 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { loadPlanTable, PlanConfigError, PlanTableService } from '@petstore/rate-limit';
+import { PlanConfigError, PlanTableService } from '@petstore/rate-limit';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { ConfigError, LOG_LEVELS, loadAppConfig } from './config/app.config.js';
+import { checkStartupConfig } from './config/startup-config.js';
 import { resolveDatabaseUrl } from './database/database-url.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
@@ -27,12 +28,7 @@ const holdSignal = (signal: NodeJS.Signals) => {
 async function bootstrap(): Promise<void> {
   process.on('SIGTERM', holdSignal);
   process.on('SIGINT', holdSignal);
-  const { rateLimit } = loadAppConfig(); // fail fast on bad configuration, before starting a database
-  loadPlanTable({
-    file: rateLimit.plansFile,
-    required: rateLimit.plansFileRequired,
-    overrides: rateLimit.planOverrides,
-  });
+  checkStartupConfig(); // fail fast on bad configuration, before starting a database
   const database: EmbeddedDatabase = await resolveDatabaseUrl(process.env, (line) =>
     bootLog.info({ context: 'Database' }, line),
   );

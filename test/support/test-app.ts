@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../../src/api-keys/application/api-keys.service.js';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
-import { loadAppConfig } from '../../src/config/app.config.js';
+import { checkStartupConfig } from '../../src/config/startup-config.js';
 import { LOG_DESTINATION } from '../../src/logging/root-logger.js';
 import type { KeyLimits, Scope } from '@petstore/auth';
 import type { PlanName } from '@petstore/rate-limit';
@@ -62,6 +62,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     ...env,
   });
   try {
+    // As main.ts does: a bad configuration stops the start before any connection is opened.
+    const config = checkStartupConfig();
     let builder = Test.createTestingModule({ imports: [options.rootModule ?? AppModule] });
     if (options.logStream) builder = builder.overrideProvider(LOG_DESTINATION).useValue(options.logStream);
     if (options.logger) builder.setLogger(options.logger);
@@ -70,7 +72,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       bodyParser: false,
       logger: options.logger ?? ['error', 'fatal'],
     });
-    configureApp(app, loadAppConfig());
+    configureApp(app, config);
     await app.init();
     const db = app.get(DataSource);
     const keys = app.get(ApiKeysService);
