@@ -1,11 +1,28 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError, ValidationFailedError } from '@petstore/errors';
+import { nestsDeeperThan } from './json-depth.js';
 
 /** Request bodies above this size are refused with 413 before being read whole. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+/**
+ * Deepest nesting of objects and arrays a body may have. The service's own bodies
+ * nest two levels; the bound keeps the parser and the recursive validators far
+ * from the stack limit (a few thousand levels fit in 16 KiB).
+ */
+export const MAX_JSON_DEPTH = 32;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: JSON_TYPES });
+const parseJson = express.json({
+  limit: BODY_LIMIT_BYTES,
+  strict: true,
+  type: JSON_TYPES,
+  // Runs on the raw bytes before JSON.parse; body-parser passes the thrown error on (its status kept).
+  verify: (_req, _res, bytes) => {
+    if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
+      throw new ValidationFailedError([`request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`]);
+    }
+  },
+});
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
