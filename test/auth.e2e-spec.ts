@@ -234,6 +234,17 @@ describe('API keys, scopes and admin (e2e)', () => {
         'perDay',
       ],
       ['limits that are not an object', { name: 'x', plan: 'enterprise', scopes: ['read'], limits: 10 }, 'limits'],
+      ['limits as an empty array', { name: 'x', plan: 'enterprise', scopes: ['read'], limits: [] }, 'limits'],
+      [
+        'limits as an array of limits',
+        { name: 'x', plan: 'enterprise', scopes: ['read'], limits: [{ perMinute: 10, perDay: 100 }] },
+        'limits',
+      ],
+      [
+        'a per-day limit below the per-minute one',
+        { name: 'x', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 500, perDay: 100 } },
+        'perDay',
+      ],
     ])('refuses %s with 400 naming the field', async (_, body, field) => {
       const res = await api().post('/admin/api-keys').set(KEY, admin).send(body);
       expectError(res, 400, 'VALIDATION_FAILED');
@@ -329,6 +340,24 @@ describe('API keys, scopes and admin (e2e)', () => {
       const down = await api().patch(`/admin/api-keys/${issued.id}`).set(KEY, admin).send({ plan: 'free' }).expect(200);
       expect((down.body as IssuedKey).plan).toBe('free');
       expect(down.body).not.toHaveProperty('limits');
+    });
+
+    it('refuses limits of the wrong shape or order and keeps the key as it was', async () => {
+      const limits = { perMinute: 100, perDay: 1_000 };
+      const issued = await issue({ name: 'shaped', plan: 'enterprise', scopes: ['read'], limits });
+      for (const body of [
+        { limits: [] },
+        { limits: [{ perMinute: 10, perDay: 100 }] },
+        { limits: { perMinute: 500, perDay: 100 } },
+        { plan: 'enterprise', limits: [] },
+      ]) {
+        const res = await api().patch(`/admin/api-keys/${issued.id}`).set(KEY, admin).send(body);
+        expectError(res, 400, 'VALIDATION_FAILED');
+        expect((res.body as { message: string }).message).toMatch(/\blimits\b/);
+      }
+      const keys = await followPages(t.http, admin, '/admin/api-keys?limit=100');
+      const stored = keys.flatMap((page) => page.body as IssuedKey[]).find((k) => k.id === issued.id);
+      expect(stored).toEqual(expect.objectContaining({ plan: 'enterprise', limits }));
     });
 
     it('validates the body and the id', async () => {

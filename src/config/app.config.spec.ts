@@ -132,6 +132,11 @@ describe('loadAppConfig', () => {
       expect(error.message).toContain(value);
     });
 
+    it('a bootstrap per-day limit below the per-minute one', () => {
+      const error = configError({ BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '500', BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '100' });
+      expect(error.message).toContain('BOOTSTRAP_ADMIN_LIMIT_PER_DAY');
+    });
+
     it('BOOTSTRAP_ADMIN_KEY shorter than 32 characters', () => {
       const error = configError({ BOOTSTRAP_ADMIN_KEY: 'k'.repeat(31) });
       expect(error.message).toContain('BOOTSTRAP_ADMIN_KEY');

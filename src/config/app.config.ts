@@ -144,6 +144,13 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   if (sunset.getTime() < deprecatedAt.getTime()) {
     throw new ConfigError('PETS_GET_BY_ID_SUNSET must not be before PETS_GET_BY_ID_DEPRECATED_AT');
   }
+  const bootstrapAdminLimits = {
+    perMinute: parsePositiveInt(env, 'BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE', 100_000),
+    perDay: parsePositiveInt(env, 'BOOTSTRAP_ADMIN_LIMIT_PER_DAY', 10_000_000),
+  };
+  if (bootstrapAdminLimits.perDay < bootstrapAdminLimits.perMinute) {
+    throw new ConfigError('BOOTSTRAP_ADMIN_LIMIT_PER_DAY must not be below BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE');
+  }
   const port = parsePort(env, 'PORT', 3000);
   const metricsPort = parseOptionalPort(env, 'METRICS_PORT');
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
@@ -155,10 +162,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     dataDir: env.DATA_DIR || './data',
     seedDemoData: parseBoolean(env, 'SEED_DEMO_DATA', true),
     bootstrapAdminKey,
-    bootstrapAdminLimits: {
-      perMinute: parsePositiveInt(env, 'BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE', 100_000),
-      perDay: parsePositiveInt(env, 'BOOTSTRAP_ADMIN_LIMIT_PER_DAY', 10_000_000),
-    },
+    bootstrapAdminLimits,
     petsGetByIdDeprecatedAt: deprecatedAt,
     petsGetByIdSunset: sunset,
     trustProxy: env.TRUST_PROXY || undefined,

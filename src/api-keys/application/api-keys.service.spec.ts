@@ -3,7 +3,7 @@ import { ApiKeyResolver, type Scope } from '@petstore/auth';
 import { STATUS_BY_KIND } from '@petstore/errors';
 import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
-import { ApiKeyNotFoundError, KeyLimitsMismatchError } from '../domain/api-key.errors.js';
+import { ApiKeyNotFoundError, KeyLimitsMismatchError, KeyLimitsOutOfOrderError } from '../domain/api-key.errors.js';
 import { ApiKeysService, type NewApiKey } from './api-keys.service.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -77,6 +77,19 @@ describe('ApiKeysService', () => {
         );
       }
       expect(store.size).toBe(0);
+    });
+
+    it('refuses a per-day limit below the per-minute one, as the plan table does', async () => {
+      const limits = { perMinute: 500, perDay: 100 };
+      const error = await service.create({ ...freeReader, plan: 'enterprise', limits }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(KeyLimitsOutOfOrderError);
+      expect(error).toMatchObject({ code: 'VALIDATION_FAILED', kind: 'validation' });
+      expect(store.size).toBe(0);
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
+      await expect(service.update(key.id, { limits })).rejects.toBeInstanceOf(KeyLimitsOutOfOrderError);
+      expect((await service.get(key.id)).limits).toEqual(ENTERPRISE_LIMITS);
+      const equal = { perMinute: 100, perDay: 100 };
+      expect((await service.update(key.id, { limits: equal })).limits).toEqual(equal);
     });
 
     it('keeps the limits of an enterprise key', async () => {

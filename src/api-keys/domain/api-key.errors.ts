@@ -1,4 +1,5 @@
 import { DomainError } from '@petstore/errors';
+import type { KeyLimits } from '@petstore/auth';
 
 export class ApiKeyNotFoundError extends DomainError {
   readonly code = 'API_KEY_NOT_FOUND';
@@ -18,5 +19,14 @@ export class KeyLimitsMismatchError extends DomainError {
         ? `Invalid request: limits are allowed only for the enterprise plan, not '${plan}'`
         : 'Invalid request: limits ({perMinute, perDay}) are required for the enterprise plan',
     );
+  }
+}
+
+/** The same rule as the plan table's: a per-day quota below the per-minute one could never be reached. */
+export class KeyLimitsOutOfOrderError extends DomainError {
+  readonly code = 'VALIDATION_FAILED';
+  readonly kind = 'validation';
+  constructor(limits: KeyLimits) {
+    super(`Invalid request: limits.perDay (${limits.perDay}) must not be below limits.perMinute (${limits.perMinute})`);
   }
 }

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type Scope, SCOPES } from '@petstore/auth';
 import { PLAN_NAMES, type PlanName } from '@petstore/rate-limit';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn } from 'class-validator';
+import { NestedObject } from '../../../shared/http/nested-object.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
 
@@ -29,7 +29,6 @@ export class ApiKeyUpdateDto {
 
   @ApiPropertyOptional({ type: KeyLimitsDto, description: 'Own quota; only for the enterprise plan' })
   @OptionalButNotNull()
-  @ValidateNested()
-  @Type(() => KeyLimitsDto)
+  @NestedObject(() => KeyLimitsDto)
   limits?: KeyLimitsDto;
 }

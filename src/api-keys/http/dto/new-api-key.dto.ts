@@ -1,18 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type Scope, SCOPES } from '@petstore/auth';
 import { PLAN_NAMES, type PlanName } from '@petstore/rate-limit';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsString,
-  MaxLength,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
+import { NestedObject } from '../../../shared/http/nested-object.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
 
@@ -45,7 +36,6 @@ export class NewApiKeyDto {
 
   @ApiPropertyOptional({ type: KeyLimitsDto, description: 'Own quota; only (and required) for the enterprise plan' })
   @OptionalButNotNull()
-  @ValidateNested()
-  @Type(() => KeyLimitsDto)
+  @NestedObject(() => KeyLimitsDto)
   limits?: KeyLimitsDto;
 }
