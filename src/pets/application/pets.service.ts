@@ -36,22 +36,41 @@ export class PetsService {
   }
 
   async replace(id: number, draft: PetDraft): Promise<Pet> {
-    return this.save(replacePet(await this.get(id), draft));
+    return this.edit(id, (pet) => replacePet(pet, draft));
   }
 
   async patch(id: number, changes: PetChanges): Promise<Pet> {
-    return this.save(patchPet(await this.get(id), changes));
+    return this.edit(id, (pet) => patchPet(pet, changes));
   }
 
+  /**
+   * Deletes the pet and its stock line. The line is locked first, as every store
+   * use case does, so a delete and an order placed at the same time take their
+   * locks in one order and one waits for the other: the order then finds no pet
+   * (422), or the delete finds the order (409 `PET_HAS_ORDERS`).
+   */
   async remove(id: number): Promise<void> {
-    if (!(await this.pets.delete(id))) throw new PetNotFoundError(id);
+    await this.uow.run(async (tx) => {
+      await tx.stock.lock(id);
+      if (!(await tx.pets.delete(id))) throw new PetNotFoundError(id);
+    });
   }
 
-  private async save(pet: Pet): Promise<Pet> {
-    await this.requireCategory(pet.categoryId);
-    const saved = await this.pets.update(pet);
-    if (!saved) throw new PetNotFoundError(pet.id);
-    return saved;
+  /**
+   * Reads, changes and writes the pet with its stock line locked, so an edit
+   * never writes back a status that an order changed meanwhile. A missing
+   * category is found by the write itself (its foreign key), not by a query on
+   * another connection while this one holds a lock.
+   */
+  private async edit(id: number, change: (pet: Pet) => Pet): Promise<Pet> {
+    return this.uow.run(async (tx) => {
+      await tx.stock.lock(id);
+      const current = await tx.pets.findById(id);
+      if (!current) throw new PetNotFoundError(id);
+      const saved = await tx.pets.update(change(current));
+      if (!saved) throw new PetNotFoundError(id);
+      return saved;
+    });
   }
 
   private async requireCategory(categoryId: number): Promise<void> {
