@@ -8,6 +8,7 @@ import { CategoryOrmEntity } from '../categories/infrastructure/category.orm-ent
 import { PetOrmEntity } from '../pets/infrastructure/pet.orm-entity.js';
 import { InitialSchema1763712000000 } from './migrations/1763712000000-initial-schema.js';
 import { Store1763798400000 } from './migrations/1763798400000-store.js';
+import { AdmissionPool } from './admission-pool.js';
 import { NestTypeOrmLogger, SLOW_QUERY_MS } from './typeorm-logger.js';
 
 /** Every entity and migration, listed explicitly (no globs: they break under bundling and ESM). */
@@ -36,6 +37,11 @@ export const MIGRATIONS = [InitialSchema1763712000000, Store1763798400000];
  *   leaves almost no headroom; 5 s leaves ~3×. An outage does not fill this queue:
  *   refused connections fail at once. A larger pool would mostly add waiters on
  *   the same row lock.
+ * - `POOL_MAX_WAITING`: how many requests may wait for a connection at once. One
+ *   more is shed at once with 503 `OVERLOADED` (and a wait that runs out is said
+ *   the same way), so that overload is answered early and as overload, not as a
+ *   database outage after a long queue. Twice the largest burst the store tests
+ *   queue on one row (500 orders), which a pool of 10 serves well within the wait.
  * - `CONNECT_TIMEOUT_MS`: opening one connection, bounded separately (by the
  *   client class below) and much shorter, so that an unreachable server (packets
  *   dropped, no refusal) still answers 503 within 2 s.
@@ -47,6 +53,7 @@ export const MIGRATIONS = [InitialSchema1763712000000, Store1763798400000];
 export const DATABASE_LIMITS = {
   POOL_MAX: 10,
   POOL_WAIT_MS: 5_000,
+  POOL_MAX_WAITING: 1_000,
   CONNECT_TIMEOUT_MS: 1_500,
   STATEMENT_TIMEOUT_MS: 5_000,
   QUERY_TIMEOUT_MS: 6_000,
@@ -79,9 +86,12 @@ export function buildDataSourceOptions(url: string): DataSourceOptions {
     synchronize: false,
     logger: new NestTypeOrmLogger(),
     maxQueryExecutionTime: SLOW_QUERY_MS,
+    // pg itself, with the admission-controlled pool in place of its own.
+    driver: { ...pg, Pool: AdmissionPool },
     extra: {
       Client: BoundedConnectClient,
       max: DATABASE_LIMITS.POOL_MAX,
+      maxWaiting: DATABASE_LIMITS.POOL_MAX_WAITING,
       connectionTimeoutMillis: DATABASE_LIMITS.POOL_WAIT_MS,
       statement_timeout: DATABASE_LIMITS.STATEMENT_TIMEOUT_MS,
       query_timeout: DATABASE_LIMITS.QUERY_TIMEOUT_MS,

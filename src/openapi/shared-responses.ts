@@ -90,8 +90,10 @@ const SHARED_RESPONSES: Record<string, Json> = {
     status: 500,
   }),
   ServiceUnavailable: errorResponse(
-    'The database or another required dependency is down (`SERVICE_UNAVAILABLE`); retry later',
+    'The database or another required dependency is down (`SERVICE_UNAVAILABLE`), or the service is overloaded and ' +
+      'shed the request before queuing it long (`OVERLOADED`); retry after `Retry-After` seconds',
     { code: 'SERVICE_UNAVAILABLE', message: 'A required dependency is unavailable; retry shortly', status: 503 },
+    ['Retry-After'],
   ),
 };
 

@@ -15,6 +15,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { AllExceptionsFilter } from './all-exceptions.filter.js';
 import { ApiError, ValidationFailedError } from './api-error.js';
 import { DomainError, type ErrorKind } from './domain-error.js';
+import { OverloadedError } from './overloaded-error.js';
 
 /** A response that records what the filter did with it. */
 class FakeResponse {
@@ -282,7 +283,18 @@ describe('AllExceptionsFilter', () => {
         message: 'A required dependency is unavailable; retry shortly',
         status: 503,
       });
+      expect(res.headers['Retry-After']).toBe('5');
       expect(logged).toHaveLength(1);
+    });
+
+    it('renders an overload as 503 OVERLOADED with its Retry-After, apart from an outage', () => {
+      const res = render(new OverloadedError('12 requests already wait'));
+      expect(res.body).toStrictEqual({
+        code: 'OVERLOADED',
+        message: 'The service is overloaded (12 requests already wait); retry after 1 s',
+        status: 503,
+      });
+      expect(res.headers['Retry-After']).toBe('1');
     });
   });
 

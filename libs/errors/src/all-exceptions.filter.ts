@@ -4,7 +4,7 @@ import { allowedMethods } from './allowed-methods.js';
 import { ApiError } from './api-error.js';
 import { DomainError, STATUS_BY_KIND } from './domain-error.js';
 import type { ErrorBody } from './error-body.js';
-import { isDependencyUnavailable } from './unavailable-error.js';
+import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
 
 interface Rendered extends ErrorBody {
   headers?: Readonly<Record<string, string>>;
@@ -31,6 +31,14 @@ const GENERIC_CODES: Readonly<Record<number, string>> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMIT_EXCEEDED',
   503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Every 503 says when to try again: a dependency that is down usually recovers within seconds. */
+const UNAVAILABLE: Rendered = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'A required dependency is unavailable; retry shortly',
+  headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
 };
 
 const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
@@ -83,19 +91,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private render(exception: unknown, req: Request): Rendered {
     if (exception instanceof DomainError) {
-      return { status: STATUS_BY_KIND[exception.kind], code: exception.code, message: exception.message };
+      const status = STATUS_BY_KIND[exception.kind];
+      const rendered = { status, code: exception.code, message: exception.message };
+      return status === 503 ? { ...rendered, headers: UNAVAILABLE.headers } : rendered;
     }
     if (exception instanceof ApiError) {
       return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers };
     }
     if (exception instanceof HttpException) return this.renderHttp(exception, req);
-    if (isDependencyUnavailable(exception)) {
-      return {
-        status: 503,
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'A required dependency is unavailable; retry shortly',
-      };
-    }
+    if (isDependencyUnavailable(exception)) return UNAVAILABLE;
     return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
   }
 
@@ -116,9 +120,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (status === 400 && exception.cause instanceof SyntaxError) {
       return { status, code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' };
     }
-    if (status === 503) {
-      return { status, code: 'SERVICE_UNAVAILABLE', message: 'A required dependency is unavailable; retry shortly' };
-    }
+    if (status === 503) return UNAVAILABLE;
     if (status >= 500) {
       return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
     }

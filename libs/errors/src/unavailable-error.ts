@@ -1,3 +1,6 @@
+/** `Retry-After` of a 503 `SERVICE_UNAVAILABLE`: outages seen here end within seconds (the pool reconnects by itself). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
