@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A running embedded PostgreSQL server owned by this process (or found running). */
 export interface EmbeddedDatabase {
@@ -51,17 +52,55 @@ function passwordFor(dataDir: string): string {
   return password;
 }
 
-/** Port of a server already running on this data directory (e.g. the service, seen from the CLI). */
-function runningPort(clusterDir: string): number | null {
+/** The postmaster of a server already running on this data directory, if any. */
+function runningServer(clusterDir: string): { pid: number; port: number } | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const [pid, , , port] = readFileSync(pidFile, 'utf8').split('\n');
+  return isAlive(Number(pid)) ? { pid: Number(pid), port: Number(port) } : null; // else a crash's stale pid file
+}
+
+function isAlive(pid: number): boolean {
   try {
-    process.kill(Number(pid), 0);
-    return Number(port);
-  } catch {
-    return null; // stale pid file from a crash: the new server takes over
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, under another user
   }
+}
+
+/**
+ * Which process owns the server, in `$DATA_DIR/postgres.owner`: the one that
+ * started it, or adopted it after its owner died. The owner stops it; a process
+ * that finds a server whose owner is alive (the keys CLI beside a running
+ * service) only borrows it.
+ */
+const ownerFile = (root: string) => join(root, 'postgres.owner');
+
+function liveOwner(root: string): number | null {
+  if (!existsSync(ownerFile(root))) return null;
+  const pid = Number(readFileSync(ownerFile(root), 'utf8').trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
+}
+
+function claimOwnership(root: string): void {
+  writeFileSync(ownerFile(root), `${process.pid}\n`, { mode: 0o600 });
+}
+
+function releaseOwnership(root: string): void {
+  if (existsSync(ownerFile(root)) && readFileSync(ownerFile(root), 'utf8').trim() === String(process.pid)) {
+    rmSync(ownerFile(root), { force: true });
+  }
+}
+
+/** Stops a server this process did not start, by PostgreSQL's fast shutdown (SIGINT to the postmaster). */
+async function stopAdopted(pid: number, stopTimeoutMs = 30_000): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return; // already gone
+  }
+  for (const deadline = Date.now() + stopTimeoutMs; isAlive(pid) && Date.now() < deadline;) await sleep(100);
 }
 
 function uidOf(user: string): { uid: number; gid: number } | null {
@@ -106,10 +145,24 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   const password = passwordFor(root);
   const urlFor = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
-  const existing = runningPort(clusterDir);
+  const existing = runningServer(clusterDir);
   if (existing !== null) {
-    log(`Using the embedded PostgreSQL already running on port ${existing}`);
-    return { url: urlFor(existing), stop: async () => undefined };
+    const owner = liveOwner(root);
+    if (owner !== null) {
+      log(`Using the embedded PostgreSQL of process ${owner}, running on port ${existing.port}`);
+      return { url: urlFor(existing.port), stop: async () => undefined };
+    }
+    // Left running by a process that died (killed without its shutdown): this one
+    // adopts it, and stops it as if it had started it.
+    claimOwnership(root);
+    log(`Adopting the embedded PostgreSQL left running on port ${existing.port}; it stops with this process`);
+    return {
+      url: urlFor(existing.port),
+      stop: async () => {
+        await stopAdopted(existing.pid);
+        releaseOwnership(root);
+      },
+    };
   }
 
   const EmbeddedPostgres = await importWithoutSignalHooks();
@@ -141,6 +194,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await server.initialise();
   }
   await server.start();
+  claimOwnership(root);
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   try {
@@ -150,5 +204,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     await client.end();
   }
   log(`Embedded PostgreSQL listening on 127.0.0.1:${port} (data in ${clusterDir})`);
-  return { url: urlFor(port), stop: () => server.stop() };
+  return {
+    url: urlFor(port),
+    stop: async () => {
+      await server.stop();
+      releaseOwnership(root);
+    },
+  };
 }
