@@ -2,9 +2,25 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { ApiKeyResolver } from '@petstore/auth';
 import { DATABASE_LIMITS } from '../database/data-source-options.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { readPoolStats } from './db-pool.js';
+
+/** A counter that reports a running total kept elsewhere (read when scraped, so the hot path only increments a number). */
+function countFrom(registry: Registry, name: string, help: string, total: () => number): void {
+  let reported = 0;
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const now = total();
+      this.inc(now - reported);
+      reported = now;
+    },
+  });
+}
 
 /** Label of requests whose path no route serves (404), so that scanners cannot blow up the label set. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -60,8 +76,20 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, keys: ApiKeyResolver) {
     collectDefaultMetrics({ register: this.registry });
+    countFrom(
+      this.registry,
+      'petstore_api_key_lookup_failures_total',
+      'API key lookups the key store failed to answer',
+      () => keys.stats.lookupFailures,
+    );
+    countFrom(
+      this.registry,
+      'petstore_api_key_stale_served_total',
+      'Requests served from an expired API key entry because the key store could not answer (stale-if-error)',
+      () => keys.stats.staleServed,
+    );
     const pool = () => readPoolStats(dataSource);
     new Gauge({
       name: 'petstore_db_pool_in_use',

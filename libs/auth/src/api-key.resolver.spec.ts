@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
 import type { ApiKey } from './api-key.js';
 import { hashApiKeySecret } from './api-key-secret.js';
-import { API_KEY_CACHE_TTL_MS, ApiKeyResolver } from './api-key.resolver.js';
+import {
+  API_KEY_CACHE_TTL_MS,
+  API_KEY_REFRESH_AFTER_MS,
+  API_KEY_STALE_IF_ERROR_MS,
+  ApiKeyResolver,
+} from './api-key.resolver.js';
+import { KeyStoreUnavailableError } from './key-store-unavailable.error.js';
 import type { NewApiKeyRecord } from './api-key.store.js';
 
 const SECRET = 'psk_resolver-test-secret-0000000000000000000';
@@ -55,13 +61,25 @@ describe('ApiKeyResolver', () => {
     expect(store.calls.findActiveByHash).toBe(2);
   });
 
-  it('asks the store again once the TTL has passed', async () => {
+  it('refreshes a busy key in the background before its TTL, so it never waits on the store', async () => {
     await store.create(record(SECRET));
     await resolver.resolve(SECRET);
-    clock += API_KEY_CACHE_TTL_MS - 1;
+    clock += API_KEY_REFRESH_AFTER_MS - 1;
     await resolver.resolve(SECRET);
     expect(store.calls.findActiveByHash).toBe(1);
     clock += 1;
+    await resolver.resolve(SECRET); // served from the entry; one lookup starts beside it
+    await resolver.resolve(SECRET); // and is shared, not repeated
+    expect(store.calls.findActiveByHash).toBe(2);
+    clock += API_KEY_REFRESH_AFTER_MS - 1; // fresh again from the refresh (else this would be past the TTL)
+    await resolver.resolve(SECRET);
+    expect(store.calls.findActiveByHash).toBe(2);
+  });
+
+  it('asks the store again once an idle entry is past its TTL', async () => {
+    await store.create(record(SECRET));
+    await resolver.resolve(SECRET);
+    clock += API_KEY_CACHE_TTL_MS;
     await resolver.resolve(SECRET);
     expect(store.calls.findActiveByHash).toBe(2);
   });
@@ -135,13 +153,82 @@ describe('ApiKeyResolver', () => {
     );
   });
 
-  it('bounds its memory: a flood of distinct secrets evicts older entries', async () => {
+  it('keeps valid keys apart from unknown ones: a flood of random secrets evicts no valid key', async () => {
     await store.create(record(SECRET));
     await resolver.resolve(SECRET);
-    for (let i = 0; i < 10_000; i++) await resolver.resolve(`psk_flood-${i}`);
+    for (let i = 0; i < 20_000; i++) await resolver.resolve(`psk_flood-${i}`);
     store.resetCalls();
-    await resolver.resolve(SECRET);
+    expect(await resolver.resolve(SECRET)).not.toBeNull();
+    expect(store.calls.findActiveByHash).toBe(0);
+  });
+
+  it('shares one lookup among concurrent misses for the same secret', async () => {
+    await store.create(record(SECRET));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => resolver.resolve(SECRET)));
+    expect(new Set(answers.map((key) => key?.id)).size).toBe(1);
     expect(store.calls.findActiveByHash).toBe(1);
+    await Promise.all(Array.from({ length: 50 }, () => resolver.resolve(OTHER)));
+    expect(store.calls.findActiveByHash).toBe(2);
+  });
+
+  describe('when the store cannot answer', () => {
+    /** A store that fails every hash lookup while `down`. */
+    class FlakyStore extends InMemoryApiKeyStore {
+      down = false;
+      override async findActiveByHash(hash: string): Promise<ApiKey | null> {
+        const answer = await super.findActiveByHash(hash);
+        if (this.down) throw new Error('connection terminated');
+        return answer;
+      }
+    }
+    let flaky: FlakyStore;
+    let local: ApiKeyResolver;
+    beforeEach(() => {
+      flaky = new FlakyStore({ now: () => new Date(clock) });
+      local = new ApiKeyResolver(flaky, () => clock);
+    });
+
+    it('says so (KeyStoreUnavailableError, a 503), never "no key"', async () => {
+      await flaky.create(record(SECRET));
+      flaky.down = true;
+      const error = await local.resolve(SECRET).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(KeyStoreUnavailableError);
+      expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': '5' } });
+      await expect(local.resolve(OTHER)).rejects.toBeInstanceOf(KeyStoreUnavailableError);
+      expect(local.stats.lookupFailures).toBe(2);
+    });
+
+    it('serves a key whose entry expired moments ago (stale-if-error), for a bounded grace', async () => {
+      const key = await flaky.create(record(SECRET));
+      await local.resolve(SECRET);
+      flaky.down = true;
+      clock += API_KEY_CACHE_TTL_MS + API_KEY_STALE_IF_ERROR_MS - 1;
+      expect(await local.resolve(SECRET)).toEqual(key);
+      expect(local.stats.staleServed).toBe(1);
+      clock += 1;
+      await expect(local.resolve(SECRET)).rejects.toBeInstanceOf(KeyStoreUnavailableError);
+      flaky.down = false;
+      expect(await local.resolve(SECRET)).toEqual(key);
+    });
+
+    it('keeps serving a fresh entry while a background refresh fails', async () => {
+      const key = await flaky.create(record(SECRET));
+      await local.resolve(SECRET);
+      flaky.down = true;
+      clock += API_KEY_REFRESH_AFTER_MS;
+      expect(await local.resolve(SECRET)).toEqual(key);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(local.stats.lookupFailures).toBe(1);
+      expect(await local.resolve(SECRET)).toEqual(key);
+    });
+
+    it('never turns a failure into a cached miss', async () => {
+      const key = await flaky.create(record(SECRET));
+      flaky.down = true;
+      await expect(local.resolve(SECRET)).rejects.toBeInstanceOf(KeyStoreUnavailableError);
+      flaky.down = false;
+      expect(await local.resolve(SECRET)).toEqual(key);
+    });
   });
 
   describe('a revocation while a lookup is in flight', () => {

@@ -2,7 +2,15 @@ export { type ApiKey, type KeyLimits, hasScope } from './api-key.js';
 export { generateApiKeySecret, hashApiKeySecret, visiblePrefix } from './api-key-secret.js';
 export { API_KEY_STORE, type ApiKeyChanges, type ApiKeyStore, type NewApiKeyRecord } from './api-key.store.js';
 export { ApiKeyGuard } from './api-key.guard.js';
-export { ApiKeyResolver, API_KEY_CACHE_TTL_MS } from './api-key.resolver.js';
+export {
+  ApiKeyResolver,
+  API_KEY_CACHE_TTL_MS,
+  API_KEY_REFRESH_AFTER_MS,
+  API_KEY_STALE_IF_ERROR_MS,
+  type KeyResolverStats,
+} from './api-key.resolver.js';
+export { KeyStoreUnavailableError } from './key-store-unavailable.error.js';
+export { type Authentication, authenticateRequest } from './authenticate-request.js';
 export {
   API_KEY_HEADER,
   API_KEY_SECURITY,

@@ -1,5 +1,10 @@
-import { API_KEY_HEADER, type ApiKey, type ApiKeyResolver, type AuthenticatedRequest } from '@petstore/auth';
-import { ApiError } from '@petstore/errors';
+import {
+  type ApiKeyResolver,
+  type AuthenticatedRequest,
+  authenticateRequest,
+  KeyStoreUnavailableError,
+} from '@petstore/auth';
+import { ApiError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { clientAddress } from './client-ip.js';
 import { rateLimitHeaders, type RateLimitDecision } from './rate-limit-decision.js';
@@ -9,10 +14,6 @@ import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
 
 /** Probes must never be throttled: they are reported on, not counted. */
 export const DEFAULT_EXEMPT_PATHS = ['/health/live', '/health/ready'] as const;
-
-/** Longest key the service looks up (real keys have 47 characters). */
-const MAX_KEY_LENGTH = 200;
-const FAIL_CLOSED_RETRY_SECONDS = 5;
 
 /**
  * Express middleware, mounted before the body parser so that every response —
@@ -42,10 +43,21 @@ export class RateLimitMiddleware {
   };
 
   private async run(req: AuthenticatedRequest, res: Response): Promise<ApiError | undefined> {
-    const key = await this.authenticate(req);
-    const client: RateLimitClient = key ? { kind: 'key', key } : { kind: 'address', address: clientAddress(req.ip) };
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const consume = !this.exempt.has(path);
+    const address: RateLimitClient = { kind: 'address', address: clientAddress(req.ip) };
+    let client: RateLimitClient = address;
+    try {
+      const authentication = await authenticateRequest(req, this.resolver);
+      if (authentication.kind === 'key') client = { kind: 'key', key: authentication.key };
+    } catch (error) {
+      if (!(error instanceof KeyStoreUnavailableError)) throw error;
+      // Whether the key is valid is unknown: charge and ban no one, say where the address stands
+      // (an exempt probe is still answered: it needs no key).
+      if (!consume) return this.report(address, res, undefined);
+      return this.report(address, res, error);
+    }
+    const key = client.kind === 'key' ? client.key : null;
     let decision: RateLimitDecision;
     try {
       decision = await this.limiter.check(client, consume);
@@ -78,27 +90,28 @@ export class RateLimitMiddleware {
     );
   }
 
-  /** The key presented, if valid; an unknown key, or a store failure, counts per address. */
-  private async authenticate(req: AuthenticatedRequest): Promise<ApiKey | null> {
-    if (req.apiKey) return req.apiKey;
-    const secret = req.header(API_KEY_HEADER);
-    if (!secret || secret.length > MAX_KEY_LENGTH) return null;
+  /** Answers `refusal` (or lets the request on) with the rate-limit headers of `client`, counting nothing. */
+  private async report<T extends ApiError | undefined>(
+    client: RateLimitClient,
+    res: Response,
+    refusal: T,
+  ): Promise<T | ApiError> {
     try {
-      const key = await this.resolver.resolve(secret);
-      if (key) req.apiKey = key;
-      return key;
-    } catch {
-      return null; // the guard asks again and answers 503 if the store is still down
+      res.set(rateLimitHeaders(await this.limiter.check(client, false)));
+    } catch (error) {
+      if (!(error instanceof RateLimitStorageUnavailableError)) throw error;
+      return this.failClosed(client, res);
     }
+    return refusal;
   }
 
   private failClosed(client: RateLimitClient, res: Response): ApiError {
     const limits = this.limiter.limitsFor(client);
-    const retryAfter = String(FAIL_CLOSED_RETRY_SECONDS);
+    const retryAfter = String(UNAVAILABLE_RETRY_AFTER_SECONDS);
     res.set({
       'X-RateLimit-Limit': String(limits.perMinute),
       'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + FAIL_CLOSED_RETRY_SECONDS),
+      'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + UNAVAILABLE_RETRY_AFTER_SECONDS),
     });
     return new ApiError(503, 'SERVICE_UNAVAILABLE', 'A required dependency is unavailable; retry shortly', {
       'Retry-After': retryAfter,

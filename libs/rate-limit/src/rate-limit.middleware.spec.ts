@@ -1,0 +1,107 @@
+import { ApiKeyResolver, type ApiKey, hashApiKeySecret } from '@petstore/auth';
+import { ApiError } from '@petstore/errors';
+import type { NextFunction, Request, Response } from 'express';
+import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
+import { MemoryRateLimitStorage } from './memory.storage.js';
+import { PlanTableService } from './plan-table.js';
+import { DEFAULT_PLAN_TABLE } from './plan.js';
+import { RateLimitMiddleware } from './rate-limit.middleware.js';
+import { RateLimiter } from './rate-limiter.js';
+
+const SECRET = 'psk_middleware-test-secret-000000000000000000';
+const ADDRESS = '203.0.113.9';
+
+/** A key store whose hash lookups fail while `down` (a locked table, a dropped connection). */
+class StallingStore extends InMemoryApiKeyStore {
+  down = false;
+  override async findActiveByHash(hash: string): Promise<ApiKey | null> {
+    if (this.down) throw new Error('canceling statement due to statement timeout');
+    return super.findActiveByHash(hash);
+  }
+}
+
+interface Sent {
+  readonly error: unknown;
+  readonly headers: Record<string, string>;
+}
+
+describe('RateLimitMiddleware', () => {
+  let store: StallingStore;
+  let limiter: RateLimiter;
+  let middleware: RateLimitMiddleware;
+
+  beforeEach(async () => {
+    store = new StallingStore();
+    await store.create({
+      name: 'paying',
+      prefix: SECRET.slice(0, 12),
+      hash: hashApiKeySecret(SECRET),
+      plan: 'enterprise',
+      scopes: ['read'],
+      limits: { perMinute: 1_000_000, perDay: 10_000_000 },
+    });
+    const plans = new PlanTableService({ file: '', required: false, overrides: {} }, () => DEFAULT_PLAN_TABLE);
+    const settings = { failOpen: true, banThresholdMultiplier: 3, banDurationSeconds: 900 };
+    limiter = new RateLimiter(plans, new MemoryRateLimitStorage(), settings, null);
+    middleware = new RateLimitMiddleware(limiter, new ApiKeyResolver(store));
+  });
+
+  function send(headers: Record<string, string> = {}, path = '/pets'): Promise<Sent> {
+    const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const req = { ip: ADDRESS, path, header: (name: string) => lower[name.toLowerCase()] } as unknown as Request;
+    const set: Record<string, string> = {};
+    const res = { set: (values: Record<string, string>) => Object.assign(set, values) } as unknown as Response;
+    return new Promise((resolve) => {
+      const next: NextFunction = (error?: unknown) => resolve({ error, headers: set });
+      middleware.handle(req, res, next);
+    });
+  }
+
+  const remaining = (sent: Sent) => Number(sent.headers['X-RateLimit-Remaining']);
+
+  async function banAddress(): Promise<void> {
+    // Keyless traffic far past the free plan: 60 allowed, then more than 3 × 60 refusals within the minute.
+    for (let i = 0; i < 60 + 3 * 60 + 1; i++) await send();
+    const banned = await send();
+    expect(banned.error).toMatchObject({ status: 429, code: 'API_KEY_BANNED' });
+  }
+
+  it('answers 503 with the address headers when the key store fails, charging no one', async () => {
+    const before = remaining(await send());
+    store.down = true;
+    const sent = await send({ 'X-API-Key': SECRET });
+    expect(sent.error).toBeInstanceOf(ApiError);
+    expect(sent.error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', headers: { 'Retry-After': '5' } });
+    expect(sent.headers['X-RateLimit-Limit']).toBe('60');
+    expect(remaining(sent)).toBe(before); // the failed lookup consumed nothing
+    store.down = false;
+    expect(remaining(await send())).toBe(before - 1);
+  });
+
+  it('answers 503, not 429, for a valid key from an address banned for keyless traffic', async () => {
+    await banAddress();
+    store.down = true;
+    for (let i = 0; i < 20; i++) {
+      const sent = await send({ 'X-API-Key': SECRET });
+      expect(sent.error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    }
+    store.down = false;
+    const served = await send({ 'X-API-Key': SECRET });
+    expect(served.error).toBeUndefined();
+    expect(served.headers['X-RateLimit-Limit']).toBe('1000000');
+  });
+
+  it('still counts an unknown key against the address', async () => {
+    const before = remaining(await send());
+    const sent = await send({ 'X-API-Key': 'psk_not-a-key-at-all' });
+    expect(sent.error).toBeUndefined(); // the guard answers 401
+    expect(remaining(sent)).toBe(before - 1);
+  });
+
+  it('lets an exempt probe through with a key while the key store fails', async () => {
+    store.down = true;
+    const sent = await send({ 'X-API-Key': SECRET }, '/health/live');
+    expect(sent.error).toBeUndefined();
+    expect(sent.headers['X-RateLimit-Limit']).toBe('60');
+  });
+});
