@@ -1,8 +1,14 @@
 import { OverloadedError } from '@petstore/errors';
 import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** pg-pool's error when a request waited `connectionTimeoutMillis` for a busy pool (not when opening a connection). */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+/** Opening a connection ran out of time (pg's client, or pg-pool's own timer). */
+const OPEN_TIMEOUTS = ['timeout expired', 'Connection terminated due to connection timeout'];
+/** Retries of a connection that timed out opening while the server is demonstrably up. */
+const OPEN_RETRIES = 2;
+const REWARM_DELAY_MS = 1_000;
 
 type Done = (release?: unknown) => void;
 type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: Done) => void;
@@ -10,41 +16,87 @@ type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefine
 export interface AdmissionPoolConfig extends pg.PoolConfig {
   /** Requests that may wait for a connection; one more is refused at once with `OverloadedError`. */
   readonly maxWaiting: number;
+  /** Connections opened at start and kept open however idle, so a burst finds them ready. */
+  readonly min: number;
+  /** The wait budget of one request (`connectionTimeoutMillis` of the pool), within which a failed open is retried. */
+  readonly connectionTimeoutMillis: number;
 }
 
-function translate(error: Error | undefined): Error | undefined {
-  return error?.message === POOL_WAIT_TIMEOUT
+function translate(error: Error): Error {
+  return error.message === POOL_WAIT_TIMEOUT
     ? new OverloadedError('no database connection became free within the wait bound')
     : error;
 }
 
+const isOpenTimeout = (error: Error) => OPEN_TIMEOUTS.some((message) => error.message.includes(message));
+
 /**
- * pg's pool with admission control: while `maxWaiting` requests already wait for
- * a connection, the next is shed at once instead of joining a queue it would time
- * out in, and a wait that runs out is said as overload (503 `OVERLOADED`), not as
- * a database outage. Handed to TypeORM as its driver's `Pool`.
+ * pg's pool with admission control and warm connections, handed to TypeORM as
+ * its driver's `Pool`:
+ * - while `maxWaiting` requests already wait for a connection, the next is shed
+ *   at once instead of joining a queue it would time out in, and a wait that runs
+ *   out is said as overload (503 `OVERLOADED`), not as a database outage;
+ * - `min` connections are opened at start and reopened when one is lost, and
+ *   never closed for idleness (pg-pool's `min`), so a burst after a quiet moment
+ *   does not open connections under load;
+ * - a connection that times out opening while others are open (the server is
+ *   up, the machine is busy) is retried within the request's wait budget; with no
+ *   connection open (the server may be gone) the failure is answered at once.
  */
 export class AdmissionPool extends pg.Pool {
   private readonly maxWaiting: number;
+  private readonly waitBudgetMs: number;
+  private warming = false;
 
   constructor({ maxWaiting, ...config }: AdmissionPoolConfig) {
     super(config);
     this.maxWaiting = maxWaiting;
+    this.waitBudgetMs = config.connectionTimeoutMillis;
+    this.on('remove', () => this.rewarmLater());
+    setImmediate(() => this.warm());
   }
 
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
-    const shed = this.waitingCount >= this.maxWaiting && this.idleCount === 0;
-    if (callback) {
-      if (shed) return process.nextTick(callback, this.overloaded(), undefined, () => undefined);
-      return super.connect((error, client, done) => callback(translate(error), client, done));
-    }
-    if (shed) return Promise.reject(this.overloaded());
-    return super.connect().catch((error: Error) => Promise.reject(translate(error) ?? error));
+    const admitted =
+      this.waitingCount >= this.maxWaiting && this.idleCount === 0
+        ? Promise.reject(new OverloadedError(`${this.waitingCount} requests already wait for a database connection`))
+        : this.connectWithin(Date.now() + this.waitBudgetMs);
+    if (!callback) return admitted;
+    admitted.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
   }
 
-  private overloaded(): OverloadedError {
-    return new OverloadedError(`${this.waitingCount} requests already wait for a database connection`);
+  private async connectWithin(deadline: number): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await super.connect();
+      } catch (error) {
+        const failure = translate(error as Error);
+        const retry = isOpenTimeout(failure) && attempt < OPEN_RETRIES && this.totalCount > 0 && !this.ending;
+        if (!retry || Date.now() >= deadline) throw failure;
+        await sleep(25 << attempt);
+      }
+    }
+  }
+
+  /** Opens connections up to `min` (each checked out and given back at once); failures wait for the next try. */
+  private warm(): void {
+    const missing = (this.options.min ?? 0) - this.totalCount;
+    if (this.warming || this.ending || missing <= 0) return;
+    this.warming = true;
+    const opened = Array.from({ length: missing }, () => super.connect().then((client) => client.release()));
+    void Promise.allSettled(opened).then((results) => {
+      this.warming = false;
+      if (results.some((result) => result.status === 'rejected')) this.rewarmLater();
+    });
+  }
+
+  private rewarmLater(): void {
+    if (this.ending) return;
+    setTimeout(() => this.warm(), REWARM_DELAY_MS).unref();
   }
 }

@@ -42,6 +42,9 @@ export const MIGRATIONS = [InitialSchema1763712000000, Store1763798400000];
  *   the same way), so that overload is answered early and as overload, not as a
  *   database outage after a long queue. Twice the largest burst the store tests
  *   queue on one row (500 orders), which a pool of 10 serves well within the wait.
+ * - `POOL_MIN_WARM`: connections opened at start and kept open however idle (the
+ *   whole pool): a burst after a quiet moment finds them ready instead of opening
+ *   ten under full load, where some failed their open timeout.
  * - `CONNECT_TIMEOUT_MS`: opening one connection, bounded separately (by the
  *   client class below) and much shorter, so that an unreachable server (packets
  *   dropped, no refusal) still answers 503 within 2 s.
@@ -54,6 +57,7 @@ export const DATABASE_LIMITS = {
   POOL_MAX: 10,
   POOL_WAIT_MS: 5_000,
   POOL_MAX_WAITING: 1_000,
+  POOL_MIN_WARM: 10,
   CONNECT_TIMEOUT_MS: 1_500,
   STATEMENT_TIMEOUT_MS: 5_000,
   QUERY_TIMEOUT_MS: 6_000,
@@ -92,6 +96,7 @@ export function buildDataSourceOptions(url: string): DataSourceOptions {
       Client: BoundedConnectClient,
       max: DATABASE_LIMITS.POOL_MAX,
       maxWaiting: DATABASE_LIMITS.POOL_MAX_WAITING,
+      min: DATABASE_LIMITS.POOL_MIN_WARM,
       connectionTimeoutMillis: DATABASE_LIMITS.POOL_WAIT_MS,
       statement_timeout: DATABASE_LIMITS.STATEMENT_TIMEOUT_MS,
       query_timeout: DATABASE_LIMITS.QUERY_TIMEOUT_MS,
