@@ -12,6 +12,10 @@ import { HttpLogging } from './logging/http-logging.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
+import { privateCache } from './shared/http/private-cache.middleware.js';
+
+/** Served by Swagger (below) to anyone: the only answers a shared cache may keep. */
+const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
 
 /**
  * Everything about the HTTP edge that is not a module: shared by `main.ts`, the
@@ -25,6 +29,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   // that every request is logged and timed, whichever middleware answers it.
   app.use(app.get(HttpLogging).middleware);
   app.use(app.get(AppMetrics).middleware);
+  // Before anything can answer, so that refusals are private too.
+  app.use(privateCache(PUBLIC_DOCUMENTS));
   app.use(helmet());
   // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
   if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);

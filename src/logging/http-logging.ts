@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
+import { looksLikeKey, redactUrl } from './redaction.js';
 import { ROOT_LOGGER } from './root-logger.js';
 
 /** What the request log line says about a request (besides level, time, reqId and msg). */
@@ -37,7 +38,14 @@ function requestFields(req: Request, res: Response, durationMs: number): Request
 }
 
 function summary(req: Request, res: Response): string {
-  return `${req.method} ${routeTemplate(req) ?? req.path} ${res.statusCode}`;
+  return `${req.method} ${routeTemplate(req) ?? redactUrl(req.path)} ${res.statusCode}`;
+}
+
+/** A key sent as `X-Request-Id` would be echoed and bound to every line: such an id is replaced, like a malformed one. */
+function requestId(req: Request, res: Response): string {
+  const incoming = req.headers['x-request-id'];
+  if (typeof incoming === 'string' && looksLikeKey(incoming)) delete req.headers['x-request-id'];
+  return assignRequestId(req, res);
 }
 
 /**
@@ -48,6 +56,7 @@ function summary(req: Request, res: Response): string {
  * request carries `reqId`), and writes one line when the response ends: method,
  * route template, status, duration, API key id, error code. 5xx lines are at
  * level error; the exception filter logs their stack separately, through `req.log`.
+ * No credential the client sent is logged (see `createRootLogger`).
  */
 @Injectable()
 export class HttpLogging {
@@ -57,7 +66,7 @@ export class HttpLogging {
   constructor(@Inject(ROOT_LOGGER) logger: Logger, context: PinoLogger) {
     this.http = pinoHttp<Request, Response>({
       logger,
-      genReqId: assignRequestId,
+      genReqId: requestId,
       quietReqLogger: true,
       quietResLogger: true,
       customAttributeKeys: { responseTime: 'durationMs' },
@@ -66,13 +75,8 @@ export class HttpLogging {
       customErrorMessage: summary,
       customSuccessObject: (req, res, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
       customErrorObject: (req, res, _error, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
-      serializers: {
-        req: (req: { url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
-          url: req.url,
-          remoteAddress: req.remoteAddress,
-          headers: req.headers,
-        }),
-      },
+      // The root logger's serializers take the raw request (URL and headers redacted) and error.
+      wrapSerializers: false,
     });
     this.middleware = (req, res, next) =>
       this.http(req, res, () => context.runInContext(next, { bindings: { reqId: req.id } }));

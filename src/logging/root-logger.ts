@@ -1,23 +1,15 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 import PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config/app.config.js';
+import { serializeError, serializeRequest } from './log-serializers.js';
+import { redactText } from './redaction.js';
 
 /** Where log lines go: stdout (JSON, or readable text on a terminal); tests substitute a stream. */
 export const LOG_DESTINATION = Symbol('LogDestination');
 /** The application's root pino logger. */
 export const ROOT_LOGGER = Symbol('RootLogger');
-
-/**
- * Never logged: API keys and other credentials a client may send. (The request
- * logger also records only the key's id, never the key.)
- */
-export const REDACTED_PATHS = [
-  'req.headers["x-api-key"]',
-  'req.headers.authorization',
-  'req.headers["proxy-authorization"]',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-];
+/** How a line logged during a request looks, in JSON: pino-http binds the request id. */
+const REQUEST_ID_FIELD = '"reqId":';
 
 /**
  * stdout, written synchronously (a line is never lost at exit): one JSON object per
@@ -30,16 +22,28 @@ export function defaultLogDestination(): DestinationStream {
   return pino.destination({ dest: 1, sync: true });
 }
 
-/** The root logger: ISO times, level names, credentials redacted, errors with their stack. */
+/**
+ * The root logger: ISO times, level names, errors with their stack, and no
+ * credential a client sent (the rules are in `redaction.ts`): a logged `req` has
+ * its URL and headers redacted, a logged `err` its strings redacted and no query
+ * parameters; and every line logged during a request (it has a `reqId`) is, as
+ * written, free of keys and of `name=value` credentials, whichever field holds
+ * them (a 5xx summary quoting the URL, an error message quoting input). Lines
+ * outside requests are the service's own: the first admin key is printed that way, once.
+ */
 export function createRootLogger(level: LogLevel, destination: DestinationStream = defaultLogDestination()): Logger {
   return pino(
     {
       level,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
-      serializers: { err: pino.stdSerializers.err },
+      serializers: { req: serializeRequest, err: serializeError },
+      hooks: { streamWrite: redactRequestLine },
     },
     destination,
   );
+}
+
+function redactRequestLine(line: string): string {
+  return line.includes(REQUEST_ID_FIELD) ? redactText(line) : line;
 }

@@ -1,0 +1,141 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** What a redacted value is replaced by in the log. */
+export const REDACTED = '[Redacted]';
+
+/** An API key (`psk_…`), also with its underscore percent-encoded (case-sensitive, as keys are: cheaper). */
+const KEY_PREFIX = /psk(?:_|%5[fF])/;
+/** A key and the rest of its token, in free text or a URL. */
+const KEY_TOKEN = /psk(?:_|%5[fF])[\w%-]*/g;
+/** Names that say a credential: any of these words anywhere, or a short one as a whole `-`/`_`/`.` segment. */
+const CREDENTIAL_NAME =
+  /key|token|secret|passw(?:or)?d|auth|session|cookie|signature|credential|(?:^|[-_.])(?:sig|pwd|pass|jwt|sid)(?:$|[-_.])/i;
+/** Characters of a parameter name in free text, before its `=`. */
+const NAME_CHAR = /[\w.%-]/;
+/** Characters that end a value in free text. */
+const VALUE_END = /[\s&#"'<>\\,;]/;
+/** Longest name looked at before an `=`. */
+const MAX_NAME_LENGTH = 100;
+/**
+ * The verdict on names already seen: header and parameter names repeat from one
+ * request to the next, and a lookup is a few times cheaper than the regex.
+ * Bounded, since clients choose the names.
+ */
+const knownNames = new Map<string, boolean>();
+const MAX_KNOWN_NAMES = 500;
+
+/** Whether a value contains something shaped like an API key, wherever in it. */
+export function looksLikeKey(value: string): boolean {
+  return KEY_PREFIX.test(value);
+}
+
+/** Whether a header or parameter name suggests a credential (`X-Auth-Token`, `api_key`, `apiKey`, `sig`, …). */
+export function isCredentialName(name: string): boolean {
+  const known = knownNames.get(name);
+  if (known !== undefined) return known;
+  const verdict = CREDENTIAL_NAME.test(name) || (name.includes('%') && CREDENTIAL_NAME.test(decodeLeniently(name)));
+  if (knownNames.size < MAX_KNOWN_NAMES) knownNames.set(name, verdict);
+  return verdict;
+}
+
+/**
+ * A URL (a request target or an absolute URL) as it may be logged: every path
+ * segment that contains a key, and the value of every query parameter whose name
+ * suggests a credential or whose value contains a key, become `[Redacted]`.
+ * Returns the same string when there is nothing to redact.
+ */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const safePath = looksLikeKey(path) ? redactPathSegments(path) : path;
+  if (query === -1) return safePath;
+  const search = url.slice(query + 1);
+  const safeSearch = redactQuery(search);
+  return safePath === path && safeSearch === search ? url : `${safePath}?${safeSearch}`;
+}
+
+/**
+ * Request headers as they may be logged: a header whose name suggests a credential,
+ * or whose value contains a key (in any copy of a repeated header), is `[Redacted]`;
+ * a URL in a header (`Referer`) keeps its harmless parts. Returns the same object
+ * when there is nothing to redact, else a copy.
+ */
+export function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  let copy: IncomingHttpHeaders | undefined;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const safe = isCredentialName(name) ? REDACTED : redactHeaderValue(value);
+    if (safe !== value) (copy ??= { ...headers })[name] = safe;
+  }
+  return copy ?? headers;
+}
+
+/**
+ * Free text (a log message, an error message or stack): keys and the values of
+ * `name=value` pairs whose name suggests a credential become `[Redacted]`.
+ */
+export function redactText(text: string): string {
+  const safe = looksLikeKey(text) ? text.replace(KEY_TOKEN, REDACTED) : text;
+  return safe.includes('=') ? redactNamedValues(safe) : safe;
+}
+
+function redactHeaderValue(value: string | string[]): string | string[] {
+  if (typeof value !== 'string') return value.some(looksLikeKey) ? REDACTED : value;
+  if (looksLikeKey(value)) return REDACTED;
+  return value.includes('?') ? redactUrl(value) : value;
+}
+
+function redactPathSegments(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => (looksLikeKey(segment) ? REDACTED : segment))
+    .join('/');
+}
+
+function redactQuery(search: string): string {
+  const params = search.split('&');
+  let changed = false;
+  for (let i = 0; i < params.length; i++) {
+    const safe = redactParam(params[i]);
+    if (safe !== params[i]) {
+      params[i] = safe;
+      changed = true;
+    }
+  }
+  return changed ? params.join('&') : search;
+}
+
+function redactParam(param: string): string {
+  const equals = param.indexOf('=');
+  const name = equals === -1 ? param : param.slice(0, equals);
+  if (looksLikeKey(name)) return REDACTED;
+  if (equals === -1) return param;
+  return isCredentialName(name) || looksLikeKey(param) ? `${name}=${REDACTED}` : param;
+}
+
+/** `name=value` in free text (a URL quoted in a message, `password=…` in an error), in one pass over the `=`s. */
+function redactNamedValues(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let equals = text.indexOf('='); equals !== -1; equals = text.indexOf('=', equals + 1)) {
+    let start = equals;
+    while (start > 0 && equals - start < MAX_NAME_LENGTH && NAME_CHAR.test(text[start - 1])) start--;
+    if (start === equals || !isCredentialName(text.slice(start, equals))) continue;
+    let end = equals + 1;
+    while (end < text.length && !VALUE_END.test(text[end])) end++;
+    if (end === equals + 1) continue;
+    out += `${text.slice(copied, equals + 1)}${REDACTED}`;
+    copied = end;
+    equals = end - 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+function decodeLeniently(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

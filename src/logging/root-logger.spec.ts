@@ -1,0 +1,71 @@
+import type { DestinationStream } from 'pino';
+import { createRootLogger } from './root-logger.js';
+
+const KEY = 'psk_Ab3dEf6hIj9lMn2pQr5tUv8xYz1_-bCdEfGhIjKlMnO';
+
+class Lines implements DestinationStream {
+  readonly written: string[] = [];
+  write(line: string): void {
+    this.written.push(line);
+  }
+}
+
+describe('createRootLogger', () => {
+  it('writes no key and no credential value in a line logged during a request, whatever field holds it', () => {
+    const lines = new Lines();
+    const log = createRootLogger('info', lines).child({ reqId: 'r-1' });
+    log.error({ err: new Error(`cannot parse ${KEY}`), detail: { url: `/x?token=abc` } }, `GET /x?api_key=abc -> 500`);
+    const line = JSON.parse(lines.written[0]) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      reqId: 'r-1',
+      msg: 'GET /x?api_key=[Redacted] -> 500',
+      err: { message: 'cannot parse [Redacted]' },
+      detail: { url: '/x?token=[Redacted]' },
+    });
+    expect(lines.written[0]).not.toContain(KEY.slice(4));
+  });
+
+  it('keeps the lines the service writes outside requests as they are (the first admin key is printed once)', () => {
+    const lines = new Lines();
+    createRootLogger('info', lines).warn({ context: 'ApiKeys' }, `It is shown only now: ${KEY}`);
+    expect(lines.written[0]).toContain(KEY);
+  });
+
+  it('serializes errors without their query parameters, and leaves the error itself untouched', () => {
+    const lines = new Lines();
+    const error = Object.assign(new Error('query failed: password=hunter2'), {
+      query: 'SELECT $1',
+      parameters: ['client data'],
+      detail: { nested: [`key ${KEY}`] },
+    });
+    createRootLogger('info', lines).error({ err: error }, 'failed');
+    const line = JSON.parse(lines.written[0]) as { err: Record<string, unknown> };
+    expect(line.err).toMatchObject({
+      type: 'Error',
+      message: 'query failed: password=[Redacted]',
+      query: 'SELECT $1',
+      detail: { nested: ['key [Redacted]'] },
+    });
+    expect(line.err.stack).toEqual(expect.stringContaining('password=[Redacted]'));
+    expect(line.err.parameters).toBeUndefined();
+    expect(error.parameters).toEqual(['client data']);
+  });
+
+  it('redacts the URL and headers of a logged request', () => {
+    const lines = new Lines();
+    const req = {
+      url: '/pets?limit=1',
+      originalUrl: '/pets?limit=1&access_token=abc',
+      headers: { host: 'localhost', 'x-auth-token': 'abc' },
+      socket: { remoteAddress: '127.0.0.1' },
+    };
+    createRootLogger('info', lines).info({ req }, 'request');
+    expect(JSON.parse(lines.written[0])).toMatchObject({
+      req: {
+        url: '/pets?limit=1&access_token=[Redacted]',
+        remoteAddress: '127.0.0.1',
+        headers: { host: 'localhost', 'x-auth-token': '[Redacted]' },
+      },
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import type { Request, Response } from 'express';
+import { privateCache } from './private-cache.middleware.js';
+
+/** The part of a response the middleware touches. */
+class FakeResponse {
+  readonly headers = new Map<string, string>();
+  getHeader(name: string): string | undefined {
+    return this.headers.get(name.toLowerCase());
+  }
+  setHeader(name: string, value: string): void {
+    this.headers.set(name.toLowerCase(), value);
+  }
+  vary(field: string): void {
+    this.headers.set('vary', `${this.headers.get('vary')}, ${field}`);
+  }
+}
+
+function run(path: string, res = new FakeResponse()): FakeResponse {
+  let nexts = 0;
+  privateCache(['/docs', '/openapi.json'])({ path } as Request, res as unknown as Response, () => void nexts++);
+  expect(nexts).toBe(1);
+  return res;
+}
+
+describe('privateCache', () => {
+  it.each(['/pets', '/store/orders/1', '/admin/api-keys', '/nope', '/docsx', '/openapi.json.bak', '/health/live'])(
+    'marks %s private, varying on the key',
+    (path) => {
+      const res = run(path);
+      expect(res.getHeader('Cache-Control')).toBe('private, no-cache');
+      expect(res.getHeader('Vary')).toBe('X-API-Key');
+    },
+  );
+
+  it.each(['/docs', '/docs/', '/docs/swagger-ui.css', '/openapi.json'])('leaves the public %s alone', (path) => {
+    expect([...run(path).headers]).toEqual([]);
+  });
+
+  it('appends to a Vary already set', () => {
+    const res = new FakeResponse();
+    res.setHeader('Vary', 'Origin');
+    expect(run('/pets', res).getHeader('Vary')).toBe('Origin, X-API-Key');
+  });
+});

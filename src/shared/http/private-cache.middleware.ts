@@ -1,0 +1,30 @@
+import { API_KEY_HEADER } from '@petstore/auth';
+import type { NextFunction, Request, Response } from 'express';
+
+/** Any cache may keep the answer for its own client only, and must ask again (ETag: 304) before reusing it. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+
+/**
+ * Marks every response as meant for one client (`Cache-Control: private, no-cache`
+ * and `Vary: X-API-Key`), errors included, except under the given public paths
+ * (a path and everything below it), which keep their own policy. Answers depend on
+ * the key (orders, admin lists) and even where the body does not, the rate-limit
+ * headers describe one key's or one address's quota. Mounted before anything that
+ * can answer; a route may still set its own `Cache-Control` (the health probes do).
+ */
+export function privateCache(
+  publicPaths: readonly string[],
+): (req: Request, res: Response, next: NextFunction) => void {
+  const exact = new Set(publicPaths);
+  const below = publicPaths.map((path) => `${path}/`);
+  return (req, res, next) => {
+    const path = req.path;
+    if (!exact.has(path) && !below.some((prefix) => path.startsWith(prefix))) {
+      res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+      // Appended to, not replaced by, what CORS adds later (Origin).
+      if (res.getHeader('Vary') === undefined) res.setHeader('Vary', API_KEY_HEADER);
+      else res.vary(API_KEY_HEADER);
+    }
+    next();
+  };
+}
