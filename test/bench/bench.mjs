@@ -33,7 +33,7 @@ import pg from 'pg';
 import { deleteRedisKeys, ENTRY, recreateDatabase } from '../support/spawn-service.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
-import { CATEGORY_PETS, loadDataset } from './lib/dataset.mjs';
+import { CATEGORY_PETS, loadDataset, resetHotPet } from './lib/dataset.mjs';
 import { runScenario } from './lib/measure.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
 import { startProcess, stopAll, waitForOk } from './lib/processes.mjs';
@@ -93,7 +93,7 @@ function parseOptions(argv, env) {
 }
 
 /** The load scenarios, with the servers each compares. */
-function loadScenarios(data) {
+function loadScenarios(data, databaseUrl) {
   const all = ['service', 'minimal', 'floor'];
   const order = JSON.stringify({ petId: data.hotPetId, quantity: 1 });
   return [
@@ -117,6 +117,7 @@ function loadScenarios(data) {
       title: 'POST /store/orders on one hot pet',
       servers: all,
       request: { path: '/store/orders', method: 'POST', body: order },
+      beforeRun: () => resetHotPet(databaseUrl, data.hotPetId),
     },
     {
       id: 'redis',
@@ -201,7 +202,7 @@ async function run(options, logDir) {
   const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
   log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
 
-  for (const scenario of loadScenarios(data)) {
+  for (const scenario of loadScenarios(data, options.databaseUrl)) {
     if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
     log(`${scenario.title}`);
     const list = scenario.servers.map((name) => servers[name]);

@@ -11,6 +11,25 @@ export const CATEGORY_PETS = 10_000;
 /** Stock of the hot pet (inventory.quantity is an int4). */
 const HOT_STOCK = 2_000_000_000;
 
+/**
+ * Puts the hot pet back as loaded: no orders, full stock, and the orders table
+ * vacuumed. Run before every orders run, so that each starts from the same state
+ * whatever ran before it (the service counts the pet's open orders under the lock,
+ * a cost that grows with every order placed).
+ */
+export async function resetHotPet(databaseUrl, hotPetId) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('DELETE FROM orders WHERE pet_id = $1', [hotPetId]);
+    await db.query("UPDATE pets SET status = 'available' WHERE id = $1", [hotPetId]);
+    await db.query('UPDATE inventory SET quantity = $2 WHERE pet_id = $1', [hotPetId, HOT_STOCK]);
+    await db.query('VACUUM ANALYZE orders, inventory');
+  } finally {
+    await db.end();
+  }
+}
+
 /** Inserts `count` pets into `categoryId` (statuses 80% available, 10% pending, 10% sold); their id range. */
 async function insertPets(db, categoryId, count, label) {
   const { rows } = await db.query(
@@ -45,13 +64,12 @@ export async function loadDataset(databaseUrl) {
        SELECT p.id, p.id % 50 FROM pets p WHERE NOT EXISTS (SELECT 1 FROM inventory i WHERE i.pet_id = p.id)`,
     );
     const hotPetId = inSmall.first;
-    await db.query("UPDATE pets SET status = 'available' WHERE id = $1", [hotPetId]);
-    await db.query('UPDATE inventory SET quantity = $2 WHERE pet_id = $1', [hotPetId, HOT_STOCK]);
     const soldPetId = Number(
       (await db.query("SELECT id FROM pets WHERE category_id = $1 AND status = 'sold' ORDER BY id LIMIT 1", [small]))
         .rows[0].id,
     );
     await db.query('VACUUM ANALYZE categories, pets, inventory');
+    await resetHotPet(databaseUrl, hotPetId);
     const total = Number((await db.query('SELECT count(*) AS n FROM pets')).rows[0].n);
     return {
       totalPets: total,

@@ -53,18 +53,22 @@ function summarise(runs) {
 
 /**
  * Warms each server up, then runs `rounds` rounds in which every server is loaded
- * once: in the given order on odd rounds, reversed on even ones. `log` gets a line
- * per run.
+ * once: in the given order on odd rounds, reversed on even ones. The scenario's
+ * `beforeRun`, if any, runs before every load run. `log` gets a line per run.
  */
 export async function runScenario(scenario, servers, options, log) {
   const load = { seconds: options.duration, connections: options.connections, key: options.key };
   const loadBefore = loadAverage();
-  for (const server of servers) await loadOnce(server, scenario.request, { ...load, seconds: options.warmup });
+  const once = async (server, seconds) => {
+    await scenario.beforeRun?.();
+    return loadOnce(server, scenario.request, { ...load, seconds });
+  };
+  for (const server of servers) await once(server, options.warmup);
   const runs = new Map(servers.map((server) => [server.name, []]));
   for (let round = 1; round <= options.rounds; round++) {
     const order = round % 2 === 1 ? servers : [...servers].reverse();
     for (const server of order) {
-      const run = await loadOnce(server, scenario.request, load);
+      const run = await once(server, options.duration);
       runs.get(server.name).push(run);
       const failures = run.non2xx + run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : '';
       log(

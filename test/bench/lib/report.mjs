@@ -45,8 +45,8 @@ export function scenarioText(result) {
 }
 
 export function memoryText(memory) {
-  const mb = (value) => (value ? pad(Math.round(value), 12) : pad('n/a', 12));
-  const lines = [`Memory (MB)${pad('idle VmRSS', 18)}${pad('after VmRSS', 12)}${pad('VmHWM', 12)}`];
+  const mb = (value) => pad(value ? Math.round(value) : 'n/a', 13);
+  const lines = [`  ${'Memory (MB)'.padEnd(17)}${pad('idle VmRSS', 13)}${pad('after VmRSS', 13)}${pad('VmHWM', 13)}`];
   for (const [name, m] of Object.entries(memory)) {
     lines.push(`  ${name.padEnd(17)}${mb(m.idle?.rss)}${mb(m.after?.rss)}${mb(m.after?.hwm)}`);
   }
@@ -57,7 +57,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 export function coldStartText(cold) {
   const row = (label, values) =>
-    `  ${label.padEnd(40)}${pad(Math.round(median(values)), 6)}   (${values.map(Math.round).join(', ')})`;
+    `  ${label.padEnd(44)}${pad(Math.round(median(values)), 6)}   (${values.map(Math.round).join(', ')})`;
   return [
     `Cold start to the first 200 of GET /health/ready, ms (median, then every run)`,
     row('embedded PostgreSQL, fresh data directory', cold.embeddedFresh),
@@ -110,13 +110,17 @@ export function targets(results) {
 }
 
 export function targetsText(list) {
-  const lines = ['Targets of issue 15'];
-  for (const t of list) {
+  const measured = list.filter((t) => t.met !== null);
+  const missed = measured.filter((t) => !t.met).length;
+  const lines = [
+    `Targets of issue 15: ${measured.length - missed} met, ${missed} missed, ${list.length - measured.length} not measured`,
+  ];
+  for (const t of measured) {
     const digits = t.unit === ' MB' ? 0 : 2;
     const value = t.value === null ? 'n/a' : `${t.value.toFixed(digits)}${t.unit}`;
-    const verdict = t.met === null ? 'not measured' : t.met ? 'met' : 'MISSED';
-    const limit = `${t.limit}${t.unit}`;
-    lines.push(`  ${t.name.padEnd(56)}${pad(value, 9)}  (${t.atLeast ? '≥' : '≤'} ${limit})  ${verdict}`);
+    const verdict = t.met ? 'met' : 'MISSED';
+    const limit = `${t.unit === ' MB' ? t.limit : t.limit.toFixed(t.unit === ' s' ? 1 : 2)}${t.unit}`;
+    lines.push(`  ${t.name.padEnd(60)}${pad(value, 9)}  (${t.atLeast ? '≥' : '≤'} ${limit})  ${verdict}`);
   }
   return lines.join('\n');
 }
