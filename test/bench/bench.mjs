@@ -1,0 +1,269 @@
+#!/usr/bin/env node
+// `npm run bench`: the built service against two references doing exactly its work
+// for the measured requests — a minimal one (node:http + pg) and a floor one (the
+// cheapest correct NestJS app) — on one PostgreSQL database holding 1,000,000 pets.
+// Every server's answers are checked against the service's first; then each
+// scenario runs interleaved rounds with autocannon and the report gives req/s,
+// p50/p99, non-2xx, node CPU per request, their ratios, memory, cold start and the
+// targets of issue 15. docs/performance.md explains how to read it.
+//
+// Progress goes to stderr, the report to stdout (and, with --json FILE, as JSON).
+// Options (environment, or the flags given):
+//   BENCH_DATABASE_URL  or DATABASE_URL; default postgres://postgres@127.0.0.1:5432/petstore_bench
+//                       (dropped and re-created)
+//   REDIS_URL           for the Redis scenario (default redis://127.0.0.1:6379; skipped if unreachable)
+//   BENCH_SCENARIOS     comma-separated, default all: pets-by-id, pet-by-path, list-first,
+//                       deep-10k, deep-1m, orders, redis, cold-start
+//   BENCH_DURATION      seconds per measured run (8)      BENCH_ROUNDS     rounds (3)
+//   BENCH_WARMUP        seconds of warm-up per server (3) BENCH_CONNECTIONS connections (50)
+//   BENCH_COLD_RUNS     runs of each cold start (3)
+//   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
+//   BENCH_JSON=FILE, --json FILE   also write the results as JSON
+//   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
+//   PETSTORE_ENTRY      the built service (dist/src/main.js)
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, URL } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { deleteRedisKeys, ENTRY, recreateDatabase } from '../support/spawn-service.mjs';
+import { checkAnswers, checkRequests } from './lib/checks.mjs';
+import { measureColdStarts } from './lib/cold-start.mjs';
+import { CATEGORY_PETS, loadDataset, resetHotPet } from './lib/dataset.mjs';
+import { runScenario } from './lib/measure.mjs';
+import { loadAverage, memoryMb } from './lib/proc.mjs';
+import { startProcess, stopAll, waitForOk } from './lib/processes.mjs';
+import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
+import { encodeCursor } from './references/work.mjs';
+
+const ALL_SCENARIOS = [
+  'pets-by-id',
+  'pet-by-path',
+  'list-first',
+  'deep-10k',
+  'deep-1m',
+  'orders',
+  'redis',
+  'cold-start',
+];
+const REFERENCES = {
+  minimal: fileURLToPath(new URL('./references/minimal.mjs', import.meta.url)),
+  floor: fileURLToPath(new URL('./references/floor.mjs', import.meta.url)),
+};
+
+function parseOptions(argv, env) {
+  const args = [...argv];
+  let quick = env.BENCH_QUICK === '1';
+  let json = env.BENCH_JSON || undefined;
+  while (args.length) {
+    const arg = args.shift();
+    if (arg === '--quick') quick = true;
+    else if (arg === '--json' && args.length) json = args.shift();
+    else throw new Error(`unknown argument '${arg}' (usage: bench.mjs [--quick] [--json FILE])`);
+  }
+  const number = (name, normal, smoke) => {
+    const value = Number(env[name] || (quick ? smoke : normal));
+    if (!(value > 0)) throw new Error(`${name} must be a positive number`);
+    return value;
+  };
+  const scenarios = (env.BENCH_SCENARIOS || ALL_SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scenarios.filter((s) => !ALL_SCENARIOS.includes(s));
+  if (unknown.length) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${ALL_SCENARIOS.join(', ')}`);
+  return {
+    quick,
+    json,
+    scenarios,
+    databaseUrl: env.BENCH_DATABASE_URL || env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/petstore_bench',
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    duration: number('BENCH_DURATION', 8, 2),
+    rounds: number('BENCH_ROUNDS', 3, 1),
+    warmup: number('BENCH_WARMUP', 3, 1),
+    connections: number('BENCH_CONNECTIONS', 50, 50),
+    coldRuns: number('BENCH_COLD_RUNS', 3, 1),
+    keepLogs: env.BENCH_KEEP_LOGS === '1',
+    key: `psk_bench_${randomBytes(20).toString('hex')}`,
+  };
+}
+
+/** The load scenarios, with the servers each compares. */
+function loadScenarios(data, databaseUrl) {
+  const all = ['service', 'minimal', 'floor'];
+  const order = JSON.stringify({ petId: data.hotPetId, quantity: 1 });
+  return [
+    { id: 'pets-by-id', title: 'GET /pets?id=N', servers: all, request: { path: `/pets?id=${data.petId}` } },
+    { id: 'pet-by-path', title: 'GET /pets/{id} (deprecated)', servers: all, request: { path: `/pets/${data.petId}` } },
+    { id: 'list-first', title: 'GET /pets (first page)', servers: all, request: { path: '/pets' } },
+    {
+      id: 'deep-10k',
+      title: `GET /pets deep page of ${CATEGORY_PETS.toLocaleString('en')}`,
+      servers: all,
+      request: { path: `/pets?categoryId=${data.categoryId}&cursor=${encodeCursor(data.deep10kAfter)}` },
+    },
+    {
+      id: 'deep-1m',
+      title: `GET /pets deep page of ${data.totalPets.toLocaleString('en')}`,
+      servers: all,
+      request: { path: `/pets?cursor=${encodeCursor(data.deep1mAfter)}` },
+    },
+    {
+      id: 'orders',
+      title: 'POST /store/orders on one hot pet',
+      servers: all,
+      request: { path: '/store/orders', method: 'POST', body: order },
+      beforeRun: () => resetHotPet(databaseUrl, data.hotPetId),
+    },
+    {
+      id: 'redis',
+      title: 'GET /pets?id=N, Redis limiter vs in-memory',
+      servers: ['service', 'service+redis'],
+      request: { path: `/pets?id=${data.petId}` },
+    },
+  ];
+}
+
+async function redisReachable(url) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function postgresVersion(url) {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    return (await db.query('SHOW server_version')).rows[0].server_version;
+  } finally {
+    await db.end();
+  }
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+async function run(options, logDir) {
+  const wanted = (id) => options.scenarios.includes(id);
+  const prefix = `bench:${randomUUID()}:`;
+  const serviceEnv = {
+    DATABASE_URL: options.databaseUrl,
+    BOOTSTRAP_ADMIN_KEY: options.key,
+    BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
+    BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
+    LOG_LEVEL: 'info',
+    REDIS_URL: undefined,
+  };
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: availableParallelism(), node: process.version },
+    options: { ...options, key: undefined, databaseUrl: undefined },
+    loadAverage: { start: loadAverage() },
+    scenarios: {},
+    memory: {},
+    notes: [],
+  };
+
+  log(`Database ${new URL(options.databaseUrl).pathname.slice(1)}: re-created; starting the service (migrates)…`);
+  await recreateDatabase(options.databaseUrl);
+  results.machine.postgres = await postgresVersion(options.databaseUrl);
+  const servers = { service: await startProcess({ name: 'service', script: ENTRY, env: serviceEnv, logDir }) };
+  await waitForOk(servers.service, '/health/ready');
+  const loadStarted = performance.now();
+  log('Loading the data (bulk SQL)…');
+  const data = await loadDataset(options.databaseUrl);
+  log(`  ${data.totalPets} pets in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+
+  const referenceEnv = { DATABASE_URL: options.databaseUrl };
+  servers.minimal = await startProcess({ name: 'minimal', script: REFERENCES.minimal, env: referenceEnv, logDir });
+  servers.floor = await startProcess({ name: 'floor', script: REFERENCES.floor, env: referenceEnv, logDir });
+  if (wanted('redis')) {
+    if (await redisReachable(options.redisUrl)) {
+      const env = { ...serviceEnv, REDIS_URL: options.redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
+      servers['service+redis'] = await startProcess({ name: 'service+redis', script: ENTRY, env, logDir });
+    } else {
+      results.notes.push(`Redis scenario skipped: no Redis answers at ${options.redisUrl}`);
+    }
+  }
+  for (const server of Object.values(servers)) await waitForOk(server, '/health/ready');
+  await sleep(1_000);
+  for (const [name, server] of Object.entries(servers)) results.memory[name] = { idle: memoryMb(server.pid) };
+
+  const others = Object.values(servers).filter((s) => s !== servers.service);
+  const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
+  log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
+
+  for (const scenario of loadScenarios(data, options.databaseUrl)) {
+    if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
+    log(`${scenario.title}`);
+    const list = scenario.servers.map((name) => servers[name]);
+    results.scenarios[scenario.id] = await runScenario(scenario, list, options, log);
+  }
+  for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
+  await stopAll();
+
+  if (wanted('cold-start')) {
+    log('Cold starts…');
+    results.coldStart = await measureColdStarts({
+      script: ENTRY,
+      env: { ...serviceEnv, BOOTSTRAP_ADMIN_KEY: options.key },
+      databaseUrl: options.databaseUrl,
+      runs: options.coldRuns,
+      logDir,
+      log,
+    });
+  }
+  results.loadAverage.end = loadAverage();
+  results.targets = targets(results);
+  await deleteRedisKeys(options.redisUrl, prefix);
+  return results;
+}
+
+function reportText(results, options) {
+  const o = results.options;
+  const parts = [
+    `Petstore API benchmark, ${results.date}${options.quick ? ' (quick mode: a smoke run, not figures)' : ''}`,
+    `node ${results.machine.node}, PostgreSQL ${results.machine.postgres}, ${results.machine.cpus} CPUs; ` +
+      `autocannon, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up`,
+    `load average (1, 5, 15 min): ${results.loadAverage.start} at the start, ${results.loadAverage.end} at the end`,
+    ...results.notes,
+  ].join('\n');
+  const sections = [parts];
+  for (const result of Object.values(results.scenarios)) sections.push(scenarioText(result));
+  sections.push(memoryText(results.memory));
+  if (results.coldStart) sections.push(coldStartText(results.coldStart));
+  sections.push(targetsText(results.targets));
+  return sections.join('\n\n');
+}
+
+let status = 0;
+let logDir;
+process.on('SIGINT', () => {
+  log('Interrupted: stopping the servers');
+  stopAll().finally(() => process.exit(130));
+});
+try {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  logDir = mkdtempSync(join(tmpdir(), 'petstore-bench-logs-'));
+  const results = await run(options, logDir);
+  process.stdout.write(`${reportText(results, options)}\n`);
+  if (options.json) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
+  if (options.keepLogs) log(`Logs kept in ${logDir}`);
+  else rmSync(logDir, { recursive: true, force: true });
+} catch (error) {
+  log(error instanceof Error ? error.message : String(error));
+  if (logDir) log(`Logs kept in ${logDir}`);
+  status = 1;
+} finally {
+  await stopAll();
+}
+process.exit(status);

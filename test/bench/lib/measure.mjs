@@ -1,0 +1,85 @@
+// Load generation and what is measured around it: autocannon against one server
+// for a while, the server's CPU time over the same interval, and interleaved rounds
+// (so that drift on a shared machine hits every server alike).
+import autocannon from 'autocannon';
+import { cpuMs, loadAverage } from './proc.mjs';
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** One load run: throughput, latency, failures, and the server's CPU time per request. */
+export async function loadOnce(server, request, { seconds, connections, key }) {
+  const headers = { 'X-API-Key': key };
+  if (request.body) headers['Content-Type'] = 'application/json';
+  const cpuBefore = cpuMs(server.pid);
+  const result = await autocannon({
+    url: `${server.base}${request.path}`,
+    method: request.method ?? 'GET',
+    body: request.body,
+    headers,
+    connections,
+    duration: seconds,
+  });
+  const cpuAfter = cpuMs(server.pid);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+  };
+}
+
+/** Medians over the rounds; CPU per request over all of them together. */
+function summarise(runs) {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const cpu = runs.every((r) => r.cpuMs !== null) ? runs.reduce((sum, r) => sum + r.cpuMs, 0) : null;
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    requests,
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    cpuPerRequestMs: cpu === null || requests === 0 ? null : cpu / requests,
+    rounds: runs,
+  };
+}
+
+/**
+ * Warms each server up, then runs `rounds` rounds in which every server is loaded
+ * once: in the given order on odd rounds, reversed on even ones. The scenario's
+ * `beforeRun`, if any, runs before every load run. `log` gets a line per run.
+ */
+export async function runScenario(scenario, servers, options, log) {
+  const load = { seconds: options.duration, connections: options.connections, key: options.key };
+  const loadBefore = loadAverage();
+  const once = async (server, seconds) => {
+    await scenario.beforeRun?.();
+    return loadOnce(server, scenario.request, { ...load, seconds });
+  };
+  for (const server of servers) await once(server, options.warmup);
+  const runs = new Map(servers.map((server) => [server.name, []]));
+  for (let round = 1; round <= options.rounds; round++) {
+    const order = round % 2 === 1 ? servers : [...servers].reverse();
+    for (const server of order) {
+      const run = await once(server, options.duration);
+      runs.get(server.name).push(run);
+      const failures = run.non2xx + run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : '';
+      log(
+        `  round ${round} ${server.name.padEnd(13)} ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${failures}`,
+      );
+    }
+  }
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    loadAverage: { before: loadBefore, after: loadAverage() },
+    servers: Object.fromEntries([...runs].map(([name, list]) => [name, summarise(list)])),
+  };
+}

@@ -1,0 +1,126 @@
+// The bench's results as text (to paste into docs/performance.md) and the targets
+// of issue 15 checked against them.
+const ratio = (a, b) => (a === null || b === null || !b ? null : a / b);
+const fixed = (value, digits) => (value === null || value === undefined ? 'n/a' : value.toFixed(digits));
+const times = (value) => (value === null ? 'n/a' : `${value.toFixed(2)}×`);
+const pad = (text, width) => String(text).padStart(width);
+
+const TABLE_HEAD = `  ${'server'.padEnd(17)}${pad('req/s', 8)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('non-2xx', 9)}${pad('CPU ms/req', 12)}`;
+
+function serverRow(name, s) {
+  return `  ${name.padEnd(17)}${pad(Math.round(s.rps), 8)}${pad(fixed(s.p50, 1), 9)}${pad(fixed(s.p99, 1), 9)}${pad(s.non2xx + s.errors, 9)}${pad(fixed(s.cpuPerRequestMs, 3), 12)}`;
+}
+
+/** Throughput, p50, p99 and CPU per request of `a` relative to `b`. */
+export function ratios(a, b) {
+  return {
+    throughput: ratio(a.rps, b.rps),
+    p50: ratio(a.p50, b.p50),
+    p99: ratio(a.p99, b.p99),
+    cpuPerRequest: ratio(a.cpuPerRequestMs, b.cpuPerRequestMs),
+  };
+}
+
+function ratioRow(label, r) {
+  return `  ${label.padEnd(17)}${pad(times(r.throughput), 8)}${pad(times(r.p50), 9)}${pad(times(r.p99), 9)}${pad('', 9)}${pad(times(r.cpuPerRequest), 12)}`;
+}
+
+/** Which ratios a scenario shows: `[label, numerator, denominator]`. */
+function comparisons(result) {
+  const names = Object.keys(result.servers);
+  if (result.id === 'redis') return [['redis/memory', 'service+redis', 'service']];
+  return ['floor', 'minimal'].filter((ref) => names.includes(ref)).map((ref) => [`service/${ref}`, 'service', ref]);
+}
+
+export function scenarioText(result) {
+  const lines = [
+    `${result.title}  [load average ${result.loadAverage.before} before, ${result.loadAverage.after} after]`,
+    TABLE_HEAD,
+  ];
+  for (const [name, summary] of Object.entries(result.servers)) lines.push(serverRow(name, summary));
+  for (const [label, a, b] of comparisons(result)) {
+    lines.push(ratioRow(label, ratios(result.servers[a], result.servers[b])));
+  }
+  return lines.join('\n');
+}
+
+export function memoryText(memory) {
+  const mb = (value) => pad(value ? Math.round(value) : 'n/a', 13);
+  const lines = [`  ${'Memory (MB)'.padEnd(17)}${pad('idle VmRSS', 13)}${pad('after VmRSS', 13)}${pad('VmHWM', 13)}`];
+  for (const [name, m] of Object.entries(memory)) {
+    lines.push(`  ${name.padEnd(17)}${mb(m.idle?.rss)}${mb(m.after?.rss)}${mb(m.after?.hwm)}`);
+  }
+  return lines.join('\n');
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export function coldStartText(cold) {
+  const row = (label, values) =>
+    `  ${label.padEnd(44)}${pad(Math.round(median(values)), 6)}   (${values.map(Math.round).join(', ')})`;
+  return [
+    `Cold start to the first 200 of GET /health/ready, ms (median, then every run)`,
+    row('embedded PostgreSQL, fresh data directory', cold.embeddedFresh),
+    row('embedded PostgreSQL, second start', cold.embeddedSecond),
+    row('machine PostgreSQL, migrated', cold.machine),
+  ].join('\n');
+}
+
+const READ_SCENARIOS = ['pets-by-id', 'pet-by-path', 'list-first', 'deep-10k', 'deep-1m'];
+
+/** Every target of issue 15 with the figure measured (null: not measured in this run). */
+export function targets(results) {
+  const list = [];
+  const add = (name, value, limit, atLeast, unit = '×') =>
+    list.push({
+      name,
+      value,
+      limit,
+      atLeast,
+      unit,
+      met: value === null || value === undefined ? null : atLeast ? value >= limit : value <= limit,
+    });
+  for (const id of READ_SCENARIOS) {
+    const result = results.scenarios[id];
+    const r = result?.servers.floor ? ratios(result.servers.service, result.servers.floor) : null;
+    const title = result?.title ?? id;
+    add(`${title}: throughput vs floor`, r?.throughput ?? null, 0.85, true);
+    add(`${title}: p99 vs floor`, r?.p99 ?? null, 1.5, false);
+    add(`${title}: CPU per request vs floor`, r?.cpuPerRequest ?? null, 1.2, false);
+  }
+  const deep10k = results.scenarios['deep-10k']?.servers.service;
+  const deep1m = results.scenarios['deep-1m']?.servers.service;
+  add('deep page p50, 1M vs 10k pets', deep10k && deep1m ? ratio(deep1m.p50, deep10k.p50) : null, 1.3, false);
+  const orders = results.scenarios.orders?.servers;
+  add(
+    'POST /store/orders (hot pet): throughput vs minimal',
+    orders ? ratio(orders.service.rps, orders.minimal.rps) : null,
+    1.0,
+    true,
+  );
+  const memory = results.memory.service;
+  add('service RSS after the whole benchmark', memory?.after?.rss ?? null, 200, false, ' MB');
+  add('service RSS idle', memory?.idle?.rss ?? null, 120, false, ' MB');
+  const cold = results.coldStart;
+  const sec = (values) => (values?.length ? median(values) / 1000 : null);
+  add('cold start, machine PostgreSQL', sec(cold?.machine), 1.0, false, ' s');
+  add('cold start, embedded fresh', sec(cold?.embeddedFresh), 2.0, false, ' s');
+  add('cold start, embedded second start', sec(cold?.embeddedSecond), 1.2, false, ' s');
+  return list;
+}
+
+export function targetsText(list) {
+  const measured = list.filter((t) => t.met !== null);
+  const missed = measured.filter((t) => !t.met).length;
+  const lines = [
+    `Targets of issue 15: ${measured.length - missed} met, ${missed} missed, ${list.length - measured.length} not measured`,
+  ];
+  for (const t of measured) {
+    const digits = t.unit === ' MB' ? 0 : 2;
+    const value = t.value === null ? 'n/a' : `${t.value.toFixed(digits)}${t.unit}`;
+    const verdict = t.met ? 'met' : 'MISSED';
+    const limit = `${t.unit === ' MB' ? t.limit : t.limit.toFixed(t.unit === ' s' ? 1 : 2)}${t.unit}`;
+    lines.push(`  ${t.name.padEnd(60)}${pad(value, 9)}  (${t.atLeast ? '≥' : '≤'} ${limit})  ${verdict}`);
+  }
+  return lines.join('\n');
+}
