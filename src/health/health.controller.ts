@@ -36,24 +36,43 @@ export class HealthController {
   }
 
   /**
-   * PostgreSQL answers with every migration applied, and Redis answers when
-   * REDIS_URL is set; else 503 SERVICE_UNAVAILABLE naming what failed. Also 503
-   * while shutting down, so that traffic moves elsewhere before the server closes.
+   * Whether this instance can serve requests now. 503 SERVICE_UNAVAILABLE, naming
+   * what failed, when PostgreSQL does not answer with every migration applied,
+   * while shutting down (so traffic moves elsewhere before the server closes), or
+   * when Redis is down and the limiter fails closed. With Redis down and the
+   * limiter failing open (the default), requests are still served: 200, with
+   * Redis named under `degraded`, so that an orchestrator routing by readiness
+   * does not pull every instance at once over a Redis outage.
    */
   @Get('ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  async ready(): Promise<HealthCheckResult> {
+  async ready(): Promise<ReadinessResult> {
     if (this.shutdown.draining) throw notReady(['shutting down']);
+    const failsClosed = this.redis.required && !this.redis.failsOpen;
     const checks: HealthIndicatorFunction[] = [() => this.database.check('database')];
-    if (this.redis.required) checks.push(() => this.redis.check('redis'));
+    if (failsClosed) checks.push(() => this.redis.check('redis'));
+    const optional = this.redis.required && !failsClosed ? this.redis.check('redis') : null;
+    let result: HealthCheckResult;
     try {
-      return await this.health.check(checks);
+      result = await this.health.check(checks);
     } catch (error) {
+      await optional;
       if (!(error instanceof ServiceUnavailableException)) throw error;
       throw notReady(failures(error.getResponse() as HealthCheckResult));
     }
+    const redis = optional && (await optional);
+    if (!redis || redis.redis.status === 'up') {
+      return redis
+        ? { ...result, info: { ...result.info, ...redis }, details: { ...result.details, ...redis } }
+        : result;
+    }
+    const down = { redis: { status: 'down', message: 'not answering; rate limits counted per instance' } } as const;
+    return { ...result, error: down, details: { ...result.details, ...down }, degraded: ['redis'] };
   }
 }
+
+/** Readiness with the fail-open dependencies that are down (the instance still serves). */
+type ReadinessResult = HealthCheckResult & { degraded?: string[] };
 
 /** What failed, in words safe to show anyone: no hosts, ports or driver messages. */
 function failures(result: HealthCheckResult): string[] {

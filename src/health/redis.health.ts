@@ -19,6 +19,11 @@ export class RedisHealth {
     return this.config.rateLimit.enabled && this.config.rateLimit.redisUrl !== undefined;
   }
 
+  /** Whether requests are served (counted per instance) while Redis is down. */
+  get failsOpen(): boolean {
+    return this.config.rateLimit.failOpen;
+  }
+
   check<const Key extends string>(key: Key) {
     return this.indicator
       .check(key)

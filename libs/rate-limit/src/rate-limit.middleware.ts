@@ -63,7 +63,8 @@ export class RateLimitMiddleware {
       decision = await this.limiter.check(client, consume);
     } catch (error) {
       if (!(error instanceof RateLimitStorageUnavailableError)) throw error;
-      return this.failClosed(client, res);
+      const refusal = this.failClosed(client, res);
+      return consume ? refusal : undefined; // a probe is answered by its route: readiness says what is down
     }
     res.set(rateLimitHeaders(decision));
     if (!consume || decision.outcome === 'allowed') return undefined;
@@ -100,7 +101,8 @@ export class RateLimitMiddleware {
       res.set(rateLimitHeaders(await this.limiter.check(client, false)));
     } catch (error) {
       if (!(error instanceof RateLimitStorageUnavailableError)) throw error;
-      return this.failClosed(client, res);
+      const closed = this.failClosed(client, res);
+      return refusal && closed;
     }
     return refusal;
   }
