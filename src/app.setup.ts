@@ -7,7 +7,8 @@ import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { AppConfig } from './config/app.config.js';
-import { applyServerTimeouts } from './lifecycle/server-timeouts.js';
+import { ConnectionResponses } from './lifecycle/connection-responses.js';
+import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
 import { HttpLogging } from './logging/http-logging.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -20,7 +21,7 @@ import { jsonBody } from './shared/http/json-body.middleware.js';
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
-  applyServerTimeouts(app.getHttpServer() as Server);
+  trackConnections(app);
   // First: the request id and the request log line, then the duration metric, so
   // that every request is logged and timed, whichever middleware answers it.
   app.use(app.get(HttpLogging).middleware);
@@ -58,6 +59,17 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     customSiteTitle: 'Petstore API',
   });
   return app;
+}
+
+/**
+ * The server must come from `EdgeExpressAdapter`, which gives it its timeouts;
+ * an answer sent before its request is in closes the connection.
+ */
+function trackConnections(app: NestExpressApplication): void {
+  if (!(app.getHttpAdapter() instanceof EdgeExpressAdapter)) {
+    throw new Error('configureApp needs an application created with an EdgeExpressAdapter (server timeouts)');
+  }
+  new ConnectionResponses(app.getHttpServer() as Server);
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

@@ -1,0 +1,30 @@
+import { createServer } from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
+
+/**
+ * Nest's Express adapter, creating the HTTP server itself with the service's
+ * timeouts: Nest's own `initHttpServer` calls `http.createServer` without
+ * options, and `connectionsCheckingInterval` cannot be set afterwards.
+ *
+ * `main.ts` and the test app pass one to Nest; `configureApp` refuses an app
+ * built without it. HTTPS and Nest's `forceCloseConnections`/`return503OnClosing`
+ * are not supported (TLS ends at the proxy; `HttpDrain` does the graceful stop).
+ */
+export class EdgeExpressAdapter extends ExpressAdapter {
+  constructor(readonly timeouts: ServerTimeouts = SERVER_TIMEOUTS) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    const unsupported = (['httpsOptions', 'forceCloseConnections', 'return503OnClosing'] as const).filter(
+      (name) => options[name],
+    );
+    if (unsupported.length > 0) {
+      throw new Error(`EdgeExpressAdapter does not support ${unsupported.join(', ')}`);
+    }
+    const server = createServer(httpServerOptions(this.timeouts), this.getInstance());
+    this.setHttpServer(server);
+  }
+}
