@@ -134,6 +134,29 @@ describe('refusals by the HTTP parser (e2e)', () => {
     expect(log.text).not.toContain(secret);
   });
 
+  it('documents 408 and 431 on every operation of the OpenAPI document, with their codes', async () => {
+    type Doc = { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>> };
+    type Response = { content: { 'application/json': { example: { code: string } } } };
+    const doc = (await request(t.http).get('/openapi.json').expect(200)).body as Doc & {
+      components: { responses: Record<string, Response> };
+    };
+    const codeOf = (ref: string | undefined) =>
+      doc.components.responses[String(ref).split('/').pop() ?? '']?.content['application/json'].example.code;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect({
+          operation: `${method} ${path}`,
+          408: codeOf(operation.responses['408']?.$ref),
+          431: codeOf(operation.responses['431']?.$ref),
+        }).toEqual({
+          operation: `${method} ${path}`,
+          408: 'REQUEST_TIMEOUT',
+          431: 'REQUEST_HEADERS_TOO_LARGE',
+        });
+      }
+    }
+  });
+
   it('still serves after a client vanished mid-request', async () => {
     const exchange = await rawExchange(port, { send: 'GET /pets HTTP/1.1\r\nHost: loc', giveUpMs: 100 });
     expect(exchange.responses).toEqual([]);
