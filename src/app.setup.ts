@@ -2,13 +2,18 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { ApiError } from '@petstore/errors';
-import { RateLimitMiddleware } from '@petstore/rate-limit';
+import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import type { AppConfig } from './config/app.config.js';
-import { applyServerTimeouts } from './lifecycle/server-timeouts.js';
+import { ConnectionResponses } from './lifecycle/connection-responses.js';
+import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
+import { ParserRefusals } from './lifecycle/parser-refusals.js';
+import { addressRateLimitHeaders } from './lifecycle/refusal-rate-limit.js';
 import { HttpLogging } from './logging/http-logging.js';
+import { ROOT_LOGGER } from './logging/root-logger.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
@@ -24,7 +29,7 @@ const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
-  applyServerTimeouts(app.getHttpServer() as Server);
+  answerRefusalsBeforeRouting(app, config);
   // First: the request id and the request log line, then the duration metric, so
   // that every request is logged and timed, whichever middleware answers it.
   app.use(app.get(HttpLogging).middleware);
@@ -34,6 +39,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.use(helmet());
   // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
   if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);
+  app.use(requireHost);
   // With METRICS_PORT set, /metrics is served there only.
   if (config.metricsPort !== undefined) {
     app.use('/metrics', (req: Request, _res: Response, next: NextFunction) =>
@@ -64,6 +70,38 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     customSiteTitle: 'Petstore API',
   });
   return app;
+}
+
+/**
+ * The server's own refusals (oversized or malformed requests, slow clients, see
+ * `ParserRefusals`) in the Error shape. The server must come from
+ * `EdgeExpressAdapter`, which gives it its timeouts.
+ */
+function answerRefusalsBeforeRouting(app: NestExpressApplication, config: AppConfig): void {
+  if (!(app.getHttpAdapter() instanceof EdgeExpressAdapter)) {
+    throw new Error('configureApp needs an application created with an EdgeExpressAdapter (server timeouts)');
+  }
+  const server = app.getHttpServer() as Server;
+  const log = app.get<Logger>(ROOT_LOGGER);
+  const express = app.getHttpAdapter().getInstance();
+  const isTrustedProxy = (address: string): boolean => {
+    const trust: unknown = express.get('trust proxy fn');
+    return typeof trust === 'function' && Boolean((trust as (address: string, hop: number) => unknown)(address, 0));
+  };
+  new ParserRefusals(server, new ConnectionResponses(server), {
+    rateLimitHeaders: config.rateLimit.enabled
+      ? addressRateLimitHeaders(app.get(RateLimiter), isTrustedProxy)
+      : () => Promise.resolve(null),
+    record: ({ reqId, status, code, reason, remoteAddress }) =>
+      log.info({ reqId, status, code, reason, remoteAddress }, `Refused before routing: ${status} ${code}`),
+  });
+}
+
+/** HTTP/1.1 requires `Host` (RFC 9112 3.2); Node's own check would answer outside the Error shape. */
+function requireHost(req: Request, res: Response, next: NextFunction): void {
+  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
+  res.setHeader('Connection', 'close'); // as Node would: such a client may not be speaking HTTP at all
+  next(new ApiError(400, 'VALIDATION_FAILED', 'Invalid request: an HTTP/1.1 request must carry a Host header'));
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

@@ -10,6 +10,7 @@ import { ConfigError, LOG_LEVELS, loadAppConfig } from './config/app.config.js';
 import { checkStartupConfig } from './config/startup-config.js';
 import { resolveDatabaseUrl } from './database/database-url.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
+import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { createRootLogger } from './logging/root-logger.js';
 
@@ -36,7 +37,7 @@ async function bootstrap(): Promise<void> {
   const config = loadAppConfig();
   let app: NestExpressApplication | undefined;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    app = await NestFactory.create<NestExpressApplication>(AppModule, new EdgeExpressAdapter(), {
       bodyParser: false,
       bufferLogs: true,
       abortOnError: false, // a failed start stops the embedded database and exits 1 (below), not abort()

@@ -69,6 +69,19 @@ const SHARED_RESPONSES: Record<string, Json> = {
     message: "This operation needs an API key with the 'write' scope",
     status: 403,
   }),
+  RequestTimeout: errorResponse(
+    'The request did not arrive in time: headers within 10 s, the whole request within 30 s (`REQUEST_TIMEOUT`)',
+    {
+      code: 'REQUEST_TIMEOUT',
+      message: 'Request not received in time: the headers must arrive within 10 s, the whole request within 30 s',
+      status: 408,
+    },
+  ),
+  RequestHeadersTooLarge: errorResponse('The request line and headers exceed 16 KiB (`REQUEST_HEADERS_TOO_LARGE`)', {
+    code: 'REQUEST_HEADERS_TOO_LARGE',
+    message: 'The request line and headers exceed 16 KiB',
+    status: 431,
+  }),
   PayloadTooLarge: errorResponse('The body exceeds 16 KiB (`PAYLOAD_TOO_LARGE`)', {
     code: 'PAYLOAD_TOO_LARGE',
     message: 'Request body exceeds the 16 KiB limit',
@@ -127,6 +140,8 @@ export function addSharedResponses(document: OpenAPIObject): void {
       shared.push(['401', 'Unauthorized'], ['403', 'Forbidden']);
     }
     if (hasBody) shared.push(['413', 'PayloadTooLarge'], ['415', 'UnsupportedMediaType']);
+    // Refused by the HTTP server before routing, whatever the operation (README, Timeouts).
+    shared.push(['408', 'RequestTimeout'], ['431', 'RequestHeadersTooLarge']);
     shared.push(['429', 'TooManyRequests'], ['500', 'InternalError'], ['503', 'ServiceUnavailable']);
     for (const [status, name] of shared) responses[status] ??= responseRef(name);
     operation.responses = Object.fromEntries(Object.entries(responses).sort(byKey));

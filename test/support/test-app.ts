@@ -8,6 +8,8 @@ import { ApiKeysService } from '../../src/api-keys/application/api-keys.service.
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { checkStartupConfig } from '../../src/config/startup-config.js';
+import { EdgeExpressAdapter } from '../../src/lifecycle/edge-express-adapter.js';
+import { SERVER_TIMEOUTS, type ServerTimeouts } from '../../src/lifecycle/server-timeouts.js';
 import { LOG_DESTINATION } from '../../src/logging/root-logger.js';
 import type { KeyLimits, Scope } from '@petstore/auth';
 import type { PlanName } from '@petstore/rate-limit';
@@ -40,6 +42,8 @@ export interface TestAppOptions {
    * `write`. Without it they are not written, and LOG_LEVEL defaults to silent.
    */
   readonly logStream?: DestinationStream;
+  /** HTTP server timeouts instead of the production ones (short values keep slow-client tests fast). */
+  readonly serverTimeouts?: Partial<ServerTimeouts>;
 }
 
 /** Tables that describe the schema rather than hold data. */
@@ -68,7 +72,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     if (options.logStream) builder = builder.overrideProvider(LOG_DESTINATION).useValue(options.logStream);
     if (options.logger) builder.setLogger(options.logger);
     const moduleRef = await builder.compile();
-    const app = moduleRef.createNestApplication<NestExpressApplication>({
+    const adapter = new EdgeExpressAdapter({ ...SERVER_TIMEOUTS, ...options.serverTimeouts });
+    const app = moduleRef.createNestApplication<NestExpressApplication>(adapter, {
       bodyParser: false,
       logger: options.logger ?? ['error', 'fatal'],
     });

@@ -35,6 +35,10 @@ function hasBody(req: Request): boolean {
  */
 export function jsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!hasBody(req)) return next();
+  // Declared too large: refused at once (the body parser would first read, and wait for, the whole body).
+  if (Number(req.headers['content-length']) > BODY_LIMIT_BYTES) {
+    return next(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds the 16 KiB limit'));
+  }
   if (!req.is(JSON_TYPES)) {
     return next(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
   }

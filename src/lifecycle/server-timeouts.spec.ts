@@ -1,0 +1,58 @@
+import type { Server } from 'node:http';
+import { EdgeExpressAdapter } from './edge-express-adapter.js';
+import { httpServerOptions, SERVER_TIMEOUTS } from './server-timeouts.js';
+
+describe('server timeouts', () => {
+  it('are the documented ones: headers 10 s, whole request 30 s, checked at least every second', () => {
+    expect(SERVER_TIMEOUTS.headersTimeout).toBe(10_000);
+    expect(SERVER_TIMEOUTS.requestTimeout).toBe(30_000);
+    expect(SERVER_TIMEOUTS.keepAliveTimeout).toBe(65_000);
+    expect(SERVER_TIMEOUTS.connectionsCheckingInterval).toBeGreaterThan(0);
+    expect(SERVER_TIMEOUTS.connectionsCheckingInterval).toBeLessThanOrEqual(1_000);
+  });
+
+  it('become options of http.createServer', () => {
+    expect(httpServerOptions(SERVER_TIMEOUTS)).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 65_000,
+      connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingInterval,
+    });
+  });
+});
+
+describe('EdgeExpressAdapter', () => {
+  const serverOf = (adapter: EdgeExpressAdapter): Server & { connectionsCheckingInterval?: number } =>
+    adapter.getHttpServer() as Server & { connectionsCheckingInterval?: number };
+
+  it('creates the server with the production timeouts by default', () => {
+    const adapter = new EdgeExpressAdapter();
+    adapter.initHttpServer({});
+    const server = serverOf(adapter);
+    expect({
+      headersTimeout: server.headersTimeout,
+      requestTimeout: server.requestTimeout,
+      keepAliveTimeout: server.keepAliveTimeout,
+      connectionsCheckingInterval: server.connectionsCheckingInterval,
+    }).toEqual(SERVER_TIMEOUTS);
+  });
+
+  it('creates the server with the timeouts it is given', () => {
+    const timeouts = {
+      headersTimeout: 1_000,
+      requestTimeout: 2_000,
+      keepAliveTimeout: 3_000,
+      connectionsCheckingInterval: 100,
+    };
+    const adapter = new EdgeExpressAdapter(timeouts);
+    adapter.initHttpServer({});
+    expect(serverOf(adapter).connectionsCheckingInterval).toBe(100);
+    expect(serverOf(adapter).requestTimeout).toBe(2_000);
+  });
+
+  it('refuses the Nest options it does not implement', () => {
+    expect(() => new EdgeExpressAdapter().initHttpServer({ forceCloseConnections: true })).toThrow(
+      /forceCloseConnections/,
+    );
+  });
+});
