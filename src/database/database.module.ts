@@ -2,11 +2,12 @@ import { Global, Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { appConfig } from '../config/app.config.js';
+import { DOMAIN_EVENTS, DomainEventBus } from '../shared/domain-events/domain-events.js';
 import { UNIT_OF_WORK } from '../shared/unit-of-work/unit-of-work.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
-/** The PostgreSQL connection (migrations applied on connect) and the unit of work over it. */
+/** The PostgreSQL connection (migrations applied on connect), the unit of work over it, and its domain-event subscriptions. */
 @Global()
 @Module({
   imports: [
@@ -18,7 +19,10 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
       },
     }),
   ],
-  providers: [{ provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork }],
-  exports: [UNIT_OF_WORK],
+  providers: [
+    { provide: DOMAIN_EVENTS, useFactory: () => new DomainEventBus() },
+    { provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork },
+  ],
+  exports: [UNIT_OF_WORK, DOMAIN_EVENTS],
 })
 export class DatabaseModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
+import { InventoryModule } from '../inventory/inventory.module.js';
 import { IdempotencyJanitor } from './application/idempotency-janitor.js';
 import { OrdersService } from './application/orders.service.js';
 import { IDEMPOTENCY_REPOSITORY } from './domain/idempotency.js';
@@ -11,7 +12,7 @@ import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempoten
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([OrderOrmEntity])],
+  imports: [TypeOrmModule.forFeature([OrderOrmEntity]), InventoryModule],
   controllers: [OrdersController],
   providers: [
     OrdersService,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/categories.module.js';
+import { InventoryModule } from '../inventory/inventory.module.js';
 import { PetsService } from './application/pets.service.js';
 import { PET_REPOSITORY } from './domain/pet.repository.js';
 import { PetsController } from './http/pets.controller.js';
@@ -8,7 +9,7 @@ import { PetOrmEntity } from './infrastructure/pet.orm-entity.js';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PetOrmEntity]), CategoriesModule],
+  imports: [TypeOrmModule.forFeature([PetOrmEntity]), CategoriesModule, InventoryModule],
   controllers: [PetsController],
   providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
   exports: [PET_REPOSITORY, PetsService],

@@ -1,36 +1,48 @@
+import type { DomainEvent } from '../../src/shared/domain-events/domain-event.js';
+import { DomainEventBus, RecordedEvents } from '../../src/shared/domain-events/domain-events.js';
 import type { Transaction, UnitOfWork } from '../../src/shared/unit-of-work/unit-of-work.js';
-import { InMemoryIdempotencyRepository } from './in-memory-idempotency.repository.js';
-import { InMemoryOrderRepository } from './in-memory-order.repository.js';
-import { InMemoryPetRepository } from './in-memory-pet.repository.js';
-import { InMemoryStockRepository } from './in-memory-stock.repository.js';
 import type { InMemoryTables } from './in-memory-tables.js';
 
-/** The repositories a transaction hands out (everything but `savepoint`). */
-export type TransactionRepositories = Omit<Transaction, 'savepoint'>;
+/** A transaction of the in-memory unit of work: savepoints are snapshots of the tables. */
+class InMemoryTransaction implements Transaction {
+  readonly events = new RecordedEvents();
+
+  constructor(private readonly tables: InMemoryTables) {}
+
+  record(event: DomainEvent): void {
+    this.events.record(event);
+  }
+
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    const rollback = this.tables.snapshot();
+    const mark = this.events.mark();
+    try {
+      return await work();
+    } catch (error) {
+      rollback();
+      this.events.rollbackTo(mark);
+      throw error;
+    }
+  }
+}
 
 /**
  * A faithful in-memory `UnitOfWork`: transactions run one at a time (the strictest
  * isolation, standing in for the row locks of the real one), and a transaction
- * whose work throws leaves the tables as they were, as does a failed savepoint
- * for its own writes. Counts commits and rollbacks for assertions.
- *
- * Transactions hand out `repositories` (by default fresh ones over `tables`);
- * `createInMemoryDatabase` passes its own, so a test that replaces a method of one
- * of them (to make a write fail, say) sees the replacement inside transactions too.
+ * whose work (or a subscriber of its events) throws leaves the tables as they
+ * were, as does a failed savepoint for its own writes and events. Events go to
+ * `events`' subscribers before the commit, as in the real one. Counts commits and
+ * rollbacks, and keeps the events of committed transactions, for assertions.
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
   commits = 0;
   rollbacks = 0;
+  readonly committedEvents: DomainEvent[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly tables: InMemoryTables,
-    private readonly repositories: TransactionRepositories = {
-      pets: new InMemoryPetRepository(tables),
-      stock: new InMemoryStockRepository(tables),
-      orders: new InMemoryOrderRepository(tables),
-      idempotency: new InMemoryIdempotencyRepository(tables),
-    },
+    readonly events: DomainEventBus = new DomainEventBus(),
   ) {}
 
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -41,30 +53,17 @@ export class InMemoryUnitOfWork implements UnitOfWork {
 
   private async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const rollback = this.tables.snapshot();
+    const tx = new InMemoryTransaction(this.tables);
     try {
-      const result = await work(this.bind());
+      const result = await work(tx);
+      await this.events.dispatch(tx.events, tx);
       this.commits++;
+      this.committedEvents.push(...tx.events.all());
       return result;
     } catch (error) {
       rollback();
       this.rollbacks++;
       throw error;
     }
-  }
-
-  private bind(): Transaction {
-    const tables = this.tables;
-    return {
-      ...this.repositories,
-      async savepoint<T>(work: () => Promise<T>): Promise<T> {
-        const rollback = tables.snapshot();
-        try {
-          return await work();
-        } catch (error) {
-          rollback();
-          throw error;
-        }
-      },
-    };
   }
 }

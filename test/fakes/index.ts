@@ -17,7 +17,7 @@ export { InMemoryOrderRepository } from './in-memory-order.repository.js';
 export { InMemoryPetRepository } from './in-memory-pet.repository.js';
 export { InMemoryStockRepository } from './in-memory-stock.repository.js';
 export { ConstraintViolation, InMemoryTables } from './in-memory-tables.js';
-export { InMemoryUnitOfWork, type TransactionRepositories } from './in-memory-unit-of-work.js';
+export { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
 
 /**
  * Every repository of the catalogue and the store over one set of in-memory tables
@@ -46,6 +46,6 @@ export function createInMemoryDatabase(): InMemoryDatabase {
     tables,
     categories: new InMemoryCategoryRepository(tables),
     ...repositories,
-    uow: new InMemoryUnitOfWork(tables, repositories),
+    uow: new InMemoryUnitOfWork(tables),
   };
 }

@@ -1,8 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { PetNotFoundError } from '../../pets/domain/pet.errors.js';
 import type { PetStatus } from '../../pets/domain/pet-status.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { stockLineEvents } from '../domain/stock.events.js';
 import { restock } from '../domain/stock-line.js';
 import { type InventoryItem, STOCK_REPOSITORY, type StockRepository } from '../domain/stock.repository.js';
 
@@ -12,6 +14,7 @@ export class InventoryService {
   constructor(
     @Inject(STOCK_REPOSITORY) private readonly stock: StockRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   list(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>> {
@@ -24,12 +27,14 @@ export class InventoryService {
     return item;
   }
 
-  async setQuantity(petId: number, quantity: number): Promise<InventoryItem> {
+  /** `actorKeyId`: the key making the change, named in the events it causes. */
+  async setQuantity(petId: number, quantity: number, actorKeyId: number | null = null): Promise<InventoryItem> {
     return this.uow.run(async (tx) => {
-      const line = await tx.stock.lock(petId);
+      const line = await this.stock.lock(petId, tx);
       if (!line) throw new PetNotFoundError(petId);
       const next = restock(line, quantity);
-      await tx.stock.save(line, next);
+      await this.stock.save(line, next, tx);
+      for (const event of stockLineEvents(line, next, actorKeyId, this.clock())) tx.record(event);
       return { petId, quantity: next.quantity, status: next.status };
     });
   }

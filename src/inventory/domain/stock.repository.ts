@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/domain/pet-status.js';
 import type { StockLine } from './stock-line.js';
 
@@ -17,9 +18,9 @@ export interface InventoryItem {
  */
 export interface StockRepository {
   /** Creates the empty entry of a new pet. */
-  createLine(petId: number): Promise<void>;
-  lock(petId: number): Promise<StockLine | null>;
-  save(previous: StockLine, next: StockLine): Promise<void>;
+  createLine(petId: number, tx: Transaction): Promise<void>;
+  lock(petId: number, tx: Transaction): Promise<StockLine | null>;
+  save(previous: StockLine, next: StockLine, tx: Transaction): Promise<void>;
   findItem(petId: number): Promise<InventoryItem | null>;
   findPage(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>>;
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '@petstore/auth';
+import { type ApiKey, CurrentApiKey, RequireScope } from '@petstore/auth';
 import type { Request, Response } from 'express';
 import { ApiErrors } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
@@ -64,7 +64,11 @@ export class InventoryController {
   @ApiBody({ type: InventoryUpdateDto })
   @ApiOkResponse({ type: InventoryItemDto, description: 'The updated entry' })
   @ApiErrors(NOT_FOUND)
-  async set(@Param('petId', PetId) petId: number, @Body() body: SetInventoryDto): Promise<InventoryItemDto> {
-    return toDto(await this.inventory.setQuantity(petId, body.quantity));
+  async set(
+    @Param('petId', PetId) petId: number,
+    @Body() body: SetInventoryDto,
+    @CurrentApiKey() key: ApiKey,
+  ): Promise<InventoryItemDto> {
+    return toDto(await this.inventory.setQuantity(petId, body.quantity, key.id));
   }
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { fromInt8, toInt8 } from '../../database/int8.js';
+import { managerOf } from '../../database/typeorm-transaction.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/domain/pet-status.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { InsufficientStockError } from '../domain/stock.errors.js';
@@ -18,22 +20,23 @@ const toItem = (row: ItemRow): InventoryItem => ({
   status: row.status,
 });
 
-/** Stock lines over the `inventory` and `pets` tables, bound to one EntityManager (and so one transaction). */
+/** Stock lines over the `inventory` and `pets` tables; writes and locks in the given transaction. */
 export class TypeOrmStockRepository implements StockRepository {
   constructor(private readonly db: EntityManager) {}
 
-  async createLine(petId: number): Promise<void> {
-    await this.db.query('INSERT INTO inventory (pet_id, quantity) VALUES ($1, 0)', [toInt8(petId)]);
+  async createLine(petId: number, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.db).query('INSERT INTO inventory (pet_id, quantity) VALUES ($1, 0)', [toInt8(petId)]);
   }
 
-  async lock(petId: number): Promise<StockLine | null> {
+  async lock(petId: number, tx: Transaction): Promise<StockLine | null> {
+    const db = managerOf(tx, this.db);
     // Lock first, then read in a second statement: its snapshot is taken after the
     // lock is granted, so it sees what the previous holder committed.
-    const locked = (await this.db.query('SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE', [
+    const locked = (await db.query('SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE', [
       toInt8(petId),
     ])) as unknown[];
     if (locked.length === 0) return null;
-    const [row] = (await this.db.query(
+    const [row] = (await db.query(
       `SELECT i.quantity, p.status,
               (SELECT count(*) FROM orders o WHERE o.pet_id = i.pet_id AND NOT o.complete)::int AS open_orders
          FROM inventory i JOIN pets p ON p.id = i.pet_id
@@ -43,17 +46,18 @@ export class TypeOrmStockRepository implements StockRepository {
     return { petId, quantity: row.quantity, status: row.status, openOrders: row.open_orders };
   }
 
-  async save(previous: StockLine, next: StockLine): Promise<void> {
+  async save(previous: StockLine, next: StockLine, tx: Transaction): Promise<void> {
+    const db = managerOf(tx, this.db);
     const delta = next.quantity - previous.quantity;
     if (delta !== 0) {
-      const [rows] = (await this.db.query(
+      const [rows] = (await db.query(
         'UPDATE inventory SET quantity = quantity + $2 WHERE pet_id = $1 AND quantity + $2 >= 0 RETURNING quantity',
         [toInt8(previous.petId), delta],
       )) as [unknown[], number];
       if (rows.length === 0) throw new InsufficientStockError(previous.petId, previous.quantity, -delta);
     }
     if (next.status !== previous.status) {
-      await this.db.query('UPDATE pets SET status = $2 WHERE id = $1', [toInt8(previous.petId), next.status]);
+      await db.query('UPDATE pets SET status = $2 WHERE id = $1', [toInt8(previous.petId), next.status]);
     }
   }
 

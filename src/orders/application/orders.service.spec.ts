@@ -44,7 +44,14 @@ describe('OrdersService', () => {
     store = createInMemoryDatabase();
     now = new Date('2026-03-01T12:00:00.000Z');
     metrics = new RecordingStoreMetrics();
-    service = new OrdersService(store.orders, store.uow, () => new Date(now.getTime()), metrics);
+    service = new OrdersService(
+      store.orders,
+      store.stock,
+      store.idempotency,
+      store.uow,
+      () => new Date(now.getTime()),
+      metrics,
+    );
     categoryId = (await store.categories.create({ name: 'Pets' })).id;
     stock(dog, 5);
     stock(cat, 1);
@@ -435,6 +442,68 @@ describe('OrdersService', () => {
       expect(metrics.events).toEqual(['placed', `stock-out ${cat}`]);
       await failure(service.place(alice, { petId: cat, quantity: 1 }, token('k2')));
       expect(metrics.events).toEqual(['placed', `stock-out ${cat}`]);
+    });
+  });
+
+  describe('domain events, recorded in the transaction', () => {
+    const types = () => store.uow.committedEvents.map((event) => event.type);
+
+    it('an order records OrderPlaced and the stock change; the last unit also the status change', async () => {
+      const { order } = await service.place(alice, { petId: cat, quantity: 1 });
+      expect(store.uow.committedEvents).toEqual([
+        expect.objectContaining({ type: 'StockChanged', petId: cat, oldQuantity: 1, newQuantity: 0 }),
+        expect.objectContaining({ type: 'PetStatusChanged', petId: cat, oldStatus: 'available', newStatus: 'pending' }),
+        expect.objectContaining({ type: 'OrderPlaced', orderId: order.id, petId: cat, quantity: 1, actorKeyId: 1 }),
+      ]);
+      expect(store.uow.committedEvents.every((event) => event.occurredAt.getTime() === now.getTime())).toBe(true);
+    });
+
+    it('a refused order, remembered under its Idempotency-Key or not, records nothing', async () => {
+      await failure(service.place(alice, { petId: cat, quantity: 2 }));
+      await failure(service.place(alice, { petId: cat, quantity: 2 }, { key: 'k1', requestHash: 'h1' }));
+      expect(types()).toEqual([]);
+    });
+
+    it('a replay records nothing more', async () => {
+      await service.place(alice, { petId: dog, quantity: 1 }, { key: 'k2', requestHash: 'h2' });
+      const before = types().length;
+      await service.place(alice, { petId: dog, quantity: 1 }, { key: 'k2', requestHash: 'h2' });
+      expect(types().length).toBe(before);
+    });
+
+    it('completing and cancelling record their events with the acting key', async () => {
+      const first = (await service.place(alice, { petId: dog, quantity: 2 })).order;
+      const second = (await service.place(alice, { petId: dog, quantity: 1 })).order;
+      store.uow.committedEvents.length = 0;
+      await service.complete(admin, first.id);
+      await service.cancel(alice, second.id);
+      expect(store.uow.committedEvents).toEqual([
+        expect.objectContaining({ type: 'OrderCompleted', orderId: first.id, ownerKeyId: 1, actorKeyId: 3 }),
+        expect.objectContaining({ type: 'OrderCancelled', orderId: second.id, quantity: 1, actorKeyId: 1 }),
+        expect.objectContaining({ type: 'StockChanged', petId: dog, oldQuantity: 2, newQuantity: 3 }),
+      ]);
+    });
+
+    it('a subscriber runs before the commit: when it fails, the order is undone', async () => {
+      store.uow.events.subscribe('OrderPlaced', async () => {
+        throw new Error('subscriber failed');
+      });
+      await expect(service.place(alice, { petId: dog, quantity: 1 })).rejects.toThrow('subscriber failed');
+      expect(store.stock.line(dog)?.quantity).toBe(5);
+      expect(await store.orders.findPage({}, firstPage)).toMatchObject({ items: [] });
+      expect(types()).toEqual([]);
+    });
+
+    it("a subscriber's own events are dispatched in turn, in the same transaction", async () => {
+      const seen: string[] = [];
+      store.uow.events.subscribe('OrderPlaced', async (event, tx) => {
+        seen.push(event.type);
+        tx.record({ type: 'LoyaltyAwarded', occurredAt: event.occurredAt, actorKeyId: event.actorKeyId });
+      });
+      store.uow.events.subscribe('LoyaltyAwarded', async (event) => void seen.push(event.type));
+      await service.place(alice, { petId: dog, quantity: 1 });
+      expect(seen).toEqual(['OrderPlaced', 'LoyaltyAwarded']);
+      expect(types()).toContain('LoyaltyAwarded');
     });
   });
 });

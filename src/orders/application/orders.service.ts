@@ -1,10 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@petstore/errors';
-import { cancelOrder, completeOrder, placeOrder } from '../../inventory/domain/stock-line.js';
+import { cancelOrder, completeOrder, placeOrder, type StockLine } from '../../inventory/domain/stock-line.js';
+import { stockLineEvents } from '../../inventory/domain/stock.events.js';
+import { STOCK_REPOSITORY, type StockRepository } from '../../inventory/domain/stock.repository.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import type { OrderOutcome } from '../domain/idempotency.js';
+import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
+import { orderCancelled, orderCompleted, orderPlaced } from '../domain/order.events.js';
 import { canSee, type NewOrder, type Order, type OrderViewer } from '../domain/order.js';
 import {
   IdempotencyKeyReusedError,
@@ -43,6 +46,8 @@ interface Placement {
 export class OrdersService {
   constructor(
     @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
+    @Inject(STOCK_REPOSITORY) private readonly stock: StockRepository,
+    @Inject(IDEMPOTENCY_REPOSITORY) private readonly idempotency: IdempotencyRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
     @Optional() @Inject(STORE_METRICS) private readonly metrics: StoreMetrics = NO_STORE_METRICS,
@@ -68,13 +73,14 @@ export class OrdersService {
     // The outcome leaves the transaction before it is replayed: a refusal is thrown
     // only after its record has committed, so the key remembers it.
     const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
-      const previous = await tx.idempotency.claim(viewer.keyId, idempotency.key, idempotency.requestHash, this.clock());
+      const { key, requestHash } = idempotency;
+      const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock(), tx);
       if (previous) {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
         return { outcome: previous.outcome, replayed: true, placement: null };
       }
       const attempt = await this.attempt(tx, viewer, input);
-      await tx.idempotency.record(viewer.keyId, idempotency.key, attempt.outcome);
+      await this.idempotency.record(viewer.keyId, idempotency.key, attempt.outcome, tx);
       return { outcome: attempt.outcome, replayed: false, placement: attempt.placement };
     });
     if (placement) this.reportPlaced(placement);
@@ -87,10 +93,12 @@ export class OrdersService {
       // Lock the stock line before touching the order: every use case locks in the
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
-      const line = await tx.stock.lock(petId);
-      const order = await tx.orders.completeIfOpen(id, shipDate ?? this.clock());
+      const line = await this.stock.lock(petId, tx);
+      const now = this.clock();
+      const order = await this.orders.completeIfOpen(id, shipDate ?? now, tx);
       if (!order) throw await this.notOpen(tx, id);
-      if (line) await tx.stock.save(line, completeOrder(line));
+      tx.record(orderCompleted(order, viewer.keyId, now));
+      if (line) await this.changeLine(tx, line, completeOrder(line), viewer.keyId, now);
       return order;
     });
     this.metrics.orderCompleted();
@@ -100,20 +108,37 @@ export class OrdersService {
   async cancel(viewer: OrderViewer, id: number): Promise<void> {
     const { petId } = await this.get(viewer, id);
     await this.uow.run(async (tx) => {
-      const line = await tx.stock.lock(petId);
-      const order = await tx.orders.deleteIfOpen(id);
+      const line = await this.stock.lock(petId, tx);
+      const order = await this.orders.deleteIfOpen(id, tx);
       if (!order) throw await this.notOpen(tx, id);
-      if (line) await tx.stock.save(line, cancelOrder(line, order.quantity));
+      const now = this.clock();
+      tx.record(orderCancelled(order, viewer.keyId, now));
+      if (line) await this.changeLine(tx, line, cancelOrder(line, order.quantity), viewer.keyId, now);
     });
     this.metrics.orderCancelled();
   }
 
   private async placeIn(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Placement> {
-    const line = await tx.stock.lock(input.petId);
+    const line = await this.stock.lock(input.petId, tx);
     if (!line) throw new OrderPetNotFoundError(input.petId);
     const after = placeOrder(line, input.quantity);
-    await tx.stock.save(line, after);
-    return { order: await tx.orders.create(input, viewer.keyId), stockOut: after.quantity === 0 };
+    const now = this.clock();
+    await this.changeLine(tx, line, after, viewer.keyId, now);
+    const order = await this.orders.create(input, viewer.keyId, tx);
+    tx.record(orderPlaced(order, viewer.keyId, now));
+    return { order, stockOut: after.quantity === 0 };
+  }
+
+  /** Saves a stock line's transition and records what it amounts to. */
+  private async changeLine(
+    tx: Transaction,
+    line: StockLine,
+    next: StockLine,
+    actorKeyId: number,
+    now: Date,
+  ): Promise<void> {
+    await this.stock.save(line, next, tx);
+    for (const event of stockLineEvents(line, next, actorKeyId, now)) tx.record(event);
   }
 
   private reportPlaced(placement: Placement): void {
@@ -140,7 +165,7 @@ export class OrdersService {
   }
 
   private async notOpen(tx: Transaction, id: number): Promise<DomainError> {
-    return (await tx.orders.findById(id)) ? new OrderAlreadyCompleteError(id) : new OrderNotFoundError(id);
+    return (await this.orders.findById(id, tx)) ? new OrderAlreadyCompleteError(id) : new OrderNotFoundError(id);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { ErrorKind } from '@petstore/errors';
 import type { Order } from './order.js';
 
@@ -21,8 +22,14 @@ export interface IdempotencyRecord {
  * record a previous request left. Records older than the retention are ignored.
  */
 export interface IdempotencyRepository {
-  claim(ownerKeyId: number, key: string, requestHash: string, now: Date): Promise<IdempotencyRecord | null>;
-  record(ownerKeyId: number, key: string, outcome: OrderOutcome): Promise<void>;
+  claim(
+    ownerKeyId: number,
+    key: string,
+    requestHash: string,
+    now: Date,
+    tx: Transaction,
+  ): Promise<IdempotencyRecord | null>;
+  record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void>;
   deleteExpired(now: Date): Promise<number>;
 }
 

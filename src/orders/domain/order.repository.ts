@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { NewOrder, Order } from './order.js';
 
 export interface OrderFilter {
@@ -8,17 +9,18 @@ export interface OrderFilter {
   readonly ownerKeyId?: number;
 }
 
-/** Port: order persistence. Row-level changes are atomic: only one caller can complete or delete an open order. */
+/**
+ * Port: order persistence. Writes run in the unit of work's transaction `tx`.
+ * Row-level changes are atomic: only one caller can complete or delete an open order.
+ */
 export interface OrderRepository {
-  findById(id: number): Promise<Order | null>;
+  findById(id: number, tx?: Transaction): Promise<Order | null>;
   findPage(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
-  create(order: NewOrder, ownerKeyId: number): Promise<Order>;
+  create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order>;
   /** Marks an open order complete; null when it is not open (missing or already complete). */
-  completeIfOpen(id: number, shipDate: Date): Promise<Order | null>;
+  completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null>;
   /** Deletes an open order; null when it is not open. */
-  deleteIfOpen(id: number): Promise<Order | null>;
-  /** Whether any order, open or complete, references the pet. */
-  existsForPet(petId: number): Promise<boolean>;
+  deleteIfOpen(id: number, tx: Transaction): Promise<Order | null>;
 }
 
 export const ORDER_REPOSITORY = Symbol('OrderRepository');

@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { toInt8 } from '../../database/int8.js';
+import { managerOf } from '../../database/typeorm-transaction.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import {
   IDEMPOTENCY_RETENTION_MS,
   type IdempotencyRecord,
@@ -10,15 +12,22 @@ import { type OrderJson, OrderMapper } from './order.mapper.js';
 
 type StoredOutcome = { kind: 'placed'; order: OrderJson } | Extract<OrderOutcome, { kind: 'refused' }>;
 
-/** Idempotency records in PostgreSQL, bound to one EntityManager (the use case's transaction). */
+/** Idempotency records in PostgreSQL; claims and records in the use case's transaction. */
 export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly db: EntityManager) {}
 
-  async claim(ownerKeyId: number, key: string, requestHash: string, now: Date): Promise<IdempotencyRecord | null> {
+  async claim(
+    ownerKeyId: number,
+    key: string,
+    requestHash: string,
+    now: Date,
+    tx: Transaction,
+  ): Promise<IdempotencyRecord | null> {
+    const db = managerOf(tx, this.db);
     const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
     // Inserting takes the key; a concurrent request inserting the same key waits
     // on the primary key until this transaction ends. An expired record is taken over.
-    const claimed = (await this.db.query(
+    const claimed = (await db.query(
       `INSERT INTO idempotency_keys (api_key_id, key, request_hash, outcome, created_at)
        VALUES ($1, $2, $3, NULL, $4)
        ON CONFLICT (api_key_id, key) DO UPDATE
@@ -28,7 +37,7 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
       [toInt8(ownerKeyId), key, requestHash, now, expiredBefore],
     )) as unknown[];
     if (claimed.length > 0) return null;
-    const [row] = (await this.db.query(
+    const [row] = (await db.query(
       'SELECT request_hash, outcome FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
       [toInt8(ownerKeyId), key],
     )) as Array<{ request_hash: string; outcome: StoredOutcome | null }>;
@@ -36,8 +45,8 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
     return { requestHash: row.request_hash, outcome: fromStored(row.outcome) };
   }
 
-  async record(ownerKeyId: number, key: string, outcome: OrderOutcome): Promise<void> {
-    await this.db.query('UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2', [
+  async record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void> {
+    await managerOf(tx, this.db).query('UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2', [
       toInt8(ownerKeyId),
       key,
       JSON.stringify(toStored(outcome)),

@@ -1,17 +1,19 @@
 import type { Repository } from 'typeorm';
 import { toInt8 } from '../../database/int8.js';
+import { managerOf } from '../../database/typeorm-transaction.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { NewOrder, Order } from '../domain/order.js';
 import type { OrderFilter, OrderRepository } from '../domain/order.repository.js';
 import { OrderMapper } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
 
-/** Orders over TypeORM; bound to the repository it is given (the app's, or a transaction's). */
+/** Orders over TypeORM; writes in the given transaction. */
 export class TypeOrmOrderRepository implements OrderRepository {
   constructor(private readonly rows: Repository<OrderOrmEntity>) {}
 
-  async findById(id: number): Promise<Order | null> {
-    const row = await this.rows.findOneBy({ id: toInt8(id) });
+  async findById(id: number, tx?: Transaction): Promise<Order | null> {
+    const row = await this.in(tx).findOneBy({ id: toInt8(id) });
     return row && OrderMapper.toDomain(row);
   }
 
@@ -29,13 +31,14 @@ export class TypeOrmOrderRepository implements OrderRepository {
     return toPage((await query.getMany()).map(OrderMapper.toDomain), limit);
   }
 
-  async create(order: NewOrder, ownerKeyId: number): Promise<Order> {
-    const saved = await this.rows.save(this.rows.create(OrderMapper.toColumns(order, ownerKeyId)));
+  async create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order> {
+    const rows = this.in(tx);
+    const saved = await rows.save(rows.create(OrderMapper.toColumns(order, ownerKeyId)));
     return OrderMapper.toDomain(saved);
   }
 
-  async completeIfOpen(id: number, shipDate: Date): Promise<Order | null> {
-    const result = await this.rows
+  async completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null> {
+    const result = await this.in(tx)
       .createQueryBuilder()
       .update()
       .set({ complete: true, shipDate })
@@ -45,8 +48,8 @@ export class TypeOrmOrderRepository implements OrderRepository {
     return this.firstRaw(result.raw);
   }
 
-  async deleteIfOpen(id: number): Promise<Order | null> {
-    const result = await this.rows
+  async deleteIfOpen(id: number, tx: Transaction): Promise<Order | null> {
+    const result = await this.in(tx)
       .createQueryBuilder()
       .delete()
       .where('id = :id AND NOT complete', { id: toInt8(id) })
@@ -55,8 +58,9 @@ export class TypeOrmOrderRepository implements OrderRepository {
     return this.firstRaw(result.raw);
   }
 
-  existsForPet(petId: number): Promise<boolean> {
-    return this.rows.existsBy({ petId: toInt8(petId) });
+  /** This module's rows, in the transaction when given one. */
+  private in(tx: Transaction | undefined): Repository<OrderOrmEntity> {
+    return tx ? managerOf(tx, this.rows.manager).getRepository(OrderOrmEntity) : this.rows;
   }
 
   /** RETURNING rows come back with column names; map them like entities. */

@@ -11,7 +11,7 @@ describe('PetsService', () => {
 
   beforeEach(async () => {
     store = createInMemoryDatabase();
-    service = new PetsService(store.pets, store.categories, store.uow);
+    service = new PetsService(store.pets, store.categories, store.stock, store.uow);
     dogs = (await store.categories.create({ name: 'Dogs' })).id;
     cats = (await store.categories.create({ name: 'Cats' })).id;
   });

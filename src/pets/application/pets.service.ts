@@ -1,8 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/domain/category.repository.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import { STOCK_REPOSITORY, type StockRepository } from '../../inventory/domain/stock.repository.js';
+import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet } from '../domain/pet.js';
+import { petStatusChanged } from '../domain/pet.events.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
 
@@ -12,7 +15,9 @@ export class PetsService {
   constructor(
     @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
+    @Inject(STOCK_REPOSITORY) private readonly stock: StockRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
 
   list(filter: PetFilter, page: PageRequest): Promise<Page<Pet>> {
@@ -29,18 +34,19 @@ export class PetsService {
     await this.requireCategory(draft.categoryId);
     // A pet is a stock-keeping line: it never exists without its inventory entry.
     return this.uow.run(async (tx) => {
-      const pet = await tx.pets.create(newPet(draft));
-      await tx.stock.createLine(pet.id);
+      const pet = await this.pets.create(newPet(draft), tx);
+      await this.stock.createLine(pet.id, tx);
       return pet;
     });
   }
 
-  async replace(id: number, draft: PetDraft): Promise<Pet> {
-    return this.edit(id, (pet) => replacePet(pet, draft));
+  /** `actorKeyId`: the key making the change, named in the events it causes. */
+  async replace(id: number, draft: PetDraft, actorKeyId: number | null = null): Promise<Pet> {
+    return this.edit(id, (pet) => replacePet(pet, draft), actorKeyId);
   }
 
-  async patch(id: number, changes: PetChanges): Promise<Pet> {
-    return this.edit(id, (pet) => patchPet(pet, changes));
+  async patch(id: number, changes: PetChanges, actorKeyId: number | null = null): Promise<Pet> {
+    return this.edit(id, (pet) => patchPet(pet, changes), actorKeyId);
   }
 
   /**
@@ -51,8 +57,8 @@ export class PetsService {
    */
   async remove(id: number): Promise<void> {
     await this.uow.run(async (tx) => {
-      await tx.stock.lock(id);
-      if (!(await tx.pets.delete(id))) throw new PetNotFoundError(id);
+      await this.stock.lock(id, tx);
+      if (!(await this.pets.delete(id, tx))) throw new PetNotFoundError(id);
     });
   }
 
@@ -62,13 +68,16 @@ export class PetsService {
    * category is found by the write itself (its foreign key), not by a query on
    * another connection while this one holds a lock.
    */
-  private async edit(id: number, change: (pet: Pet) => Pet): Promise<Pet> {
+  private async edit(id: number, change: (pet: Pet) => Pet, actorKeyId: number | null): Promise<Pet> {
     return this.uow.run(async (tx) => {
-      await tx.stock.lock(id);
-      const current = await tx.pets.findById(id);
+      await this.stock.lock(id, tx);
+      const current = await this.pets.findById(id, tx);
       if (!current) throw new PetNotFoundError(id);
-      const saved = await tx.pets.update(change(current));
+      const saved = await this.pets.update(change(current), tx);
       if (!saved) throw new PetNotFoundError(id);
+      if (saved.status !== current.status) {
+        tx.record(petStatusChanged(id, current.status, saved.status, actorKeyId, this.clock()));
+      }
       return saved;
     });
   }

@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { Pet } from './pet.js';
 import type { PetStatus } from './pet-status.js';
 
@@ -10,17 +11,18 @@ export interface PetFilter {
 }
 
 /**
- * Port: pet persistence. Writes naming a category that does not exist (including
- * one deleted concurrently) throw `PetCategoryNotFoundError`.
+ * Port: pet persistence. Writes run in the unit of work's transaction `tx`; reads
+ * run in it when given one. Writes naming a category that does not exist
+ * (including one deleted concurrently) throw `PetCategoryNotFoundError`.
  */
 export interface PetRepository {
-  findById(id: number): Promise<Pet | null>;
+  findById(id: number, tx?: Transaction): Promise<Pet | null>;
   findPage(filter: PetFilter, page: PageRequest): Promise<Page<Pet>>;
-  create(pet: Omit<Pet, 'id'>): Promise<Pet>;
+  create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet>;
   /** Saves all fields; null when the pet does not exist. */
-  update(pet: Pet): Promise<Pet | null>;
+  update(pet: Pet, tx: Transaction): Promise<Pet | null>;
   /** Deletes the pet and its inventory entry; false when the pet does not exist. Throws `PetHasOrdersError` while any order references it. */
-  delete(id: number): Promise<boolean>;
+  delete(id: number, tx: Transaction): Promise<boolean>;
 }
 
 export const PET_REPOSITORY = Symbol('PetRepository');

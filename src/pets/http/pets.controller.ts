@@ -22,7 +22,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ErrorBody } from '@petstore/errors';
-import { RequireScope } from '@petstore/auth';
+import { type ApiKey, CurrentApiKey, RequireScope } from '@petstore/auth';
 import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
@@ -137,8 +137,12 @@ export class PetsController {
   })
   @ApiOkResponse({ type: PetResponse, description: 'The updated pet' })
   @ApiErrors(NOT_FOUND, CATEGORY_MISSING)
-  async replace(@Param('petId', PetId) id: number, @Body() body: NewPetDto): Promise<PetResponse> {
-    return PetResponse.from(await this.pets.replace(id, body));
+  async replace(
+    @Param('petId', PetId) id: number,
+    @Body() body: NewPetDto,
+    @CurrentApiKey() key: ApiKey,
+  ): Promise<PetResponse> {
+    return PetResponse.from(await this.pets.replace(id, body, key.id));
   }
 
   @Patch(':petId')
@@ -151,8 +155,12 @@ export class PetsController {
   })
   @ApiOkResponse({ type: PetResponse, description: 'The updated pet' })
   @ApiErrors(NOT_FOUND, CATEGORY_MISSING)
-  async patch(@Param('petId', PetId) id: number, @Body() body: PetPatchDto): Promise<PetResponse> {
-    return PetResponse.from(await this.pets.patch(id, body));
+  async patch(
+    @Param('petId', PetId) id: number,
+    @Body() body: PetPatchDto,
+    @CurrentApiKey() key: ApiKey,
+  ): Promise<PetResponse> {
+    return PetResponse.from(await this.pets.patch(id, body, key.id));
   }
 
   @Delete(':petId')

@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, violatedConstraint } from '../../database/pg-errors.js';
 import { toInt8 } from '../../database/int8.js';
+import { managerOf } from '../../database/typeorm-transaction.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Pet } from '../domain/pet.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../domain/pet.errors.js';
@@ -14,8 +16,8 @@ import { PetOrmEntity } from './pet.orm-entity.js';
 export class TypeOrmPetRepository implements PetRepository {
   constructor(@InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>) {}
 
-  async findById(id: number): Promise<Pet | null> {
-    const row = await this.rows.findOneBy({ id: toInt8(id) });
+  async findById(id: number, tx?: Transaction): Promise<Pet | null> {
+    const row = await this.in(tx).findOneBy({ id: toInt8(id) });
     return row && PetMapper.toDomain(row);
   }
 
@@ -32,32 +34,38 @@ export class TypeOrmPetRepository implements PetRepository {
     return toPage((await query.getMany()).map(PetMapper.toDomain), limit);
   }
 
-  async create(pet: Omit<Pet, 'id'>): Promise<Pet> {
+  async create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet> {
+    const rows = this.in(tx);
     try {
-      return PetMapper.toDomain(await this.rows.save(this.rows.create(PetMapper.toColumns(pet))));
+      return PetMapper.toDomain(await rows.save(rows.create(PetMapper.toColumns(pet))));
     } catch (error) {
       throw this.translate(error, pet.categoryId);
     }
   }
 
-  async update(pet: Pet): Promise<Pet | null> {
+  async update(pet: Pet, tx: Transaction): Promise<Pet | null> {
     try {
-      const result = await this.rows.update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
+      const result = await this.in(tx).update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
       return result.affected ? pet : null;
     } catch (error) {
       throw this.translate(error, pet.categoryId);
     }
   }
 
-  async delete(id: number): Promise<boolean> {
+  async delete(id: number, tx: Transaction): Promise<boolean> {
     try {
-      const result = await this.rows.delete({ id: toInt8(id) });
+      const result = await this.in(tx).delete({ id: toInt8(id) });
       return (result.affected ?? 0) > 0;
     } catch (error) {
       const constraint = violatedConstraint(error, PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION);
       if (constraint === 'FK_orders_pet') throw new PetHasOrdersError(id);
       throw error;
     }
+  }
+
+  /** This module's rows, in the transaction when given one. */
+  private in(tx: Transaction | undefined): Repository<PetOrmEntity> {
+    return tx ? managerOf(tx, this.rows.manager).getRepository(PetOrmEntity) : this.rows;
   }
 
   private translate(error: unknown, categoryId: number): unknown {

@@ -1,21 +1,21 @@
-import type { StockRepository } from '../../inventory/domain/stock.repository.js';
-import type { IdempotencyRepository } from '../../orders/domain/idempotency.js';
-import type { OrderRepository } from '../../orders/domain/order.repository.js';
-import type { PetRepository } from '../../pets/domain/pet.repository.js';
+import type { DomainEvent } from '../domain-events/domain-event.js';
 
-/** Repositories bound to one transaction. */
+/**
+ * An open transaction, opaque to the application: repositories given it run their
+ * statements in it (their adapters find their connection in it), and use cases
+ * record in it what happened.
+ */
 export interface Transaction {
-  readonly pets: PetRepository;
-  readonly stock: StockRepository;
-  readonly orders: OrderRepository;
-  readonly idempotency: IdempotencyRepository;
-  /** Runs `work` so that, if it throws, only its own writes are undone and the transaction goes on. */
+  /** Runs `work` so that, if it throws, only its own writes (and the events it recorded) are undone. */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
+  /** Records an event: subscribers get it before this transaction commits, and run in it. */
+  record(event: DomainEvent): void;
 }
 
 /**
- * Port: one use case, one transaction. Everything `work` writes through the given
- * repositories commits together, or nothing does.
+ * Port: one use case, one transaction. Everything `work` writes through
+ * repositories given `tx`, and everything subscribers of its events write, commits
+ * together, or nothing does.
  */
 export interface UnitOfWork {
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;

@@ -1,0 +1,73 @@
+import type { Transaction } from '../unit-of-work/unit-of-work.js';
+import type { DomainEvent } from './domain-event.js';
+
+/** Handles one event inside the transaction that recorded it; what it writes there commits with the change. */
+export type DomainEventHandler<E extends DomainEvent> = (event: E, tx: Transaction) => Promise<void>;
+
+/**
+ * Port: how a module subscribes to another module's events without importing its
+ * internals (only the event's type, from that module's public entry).
+ */
+export interface DomainEventSubscriptions {
+  subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void;
+}
+
+export const DOMAIN_EVENTS = Symbol('DomainEvents');
+
+/**
+ * The subscriptions, and their dispatch for a unit of work: each recorded event
+ * goes to its type's handlers in subscription order; events recorded by handlers
+ * are dispatched in turn, until none is left. A handler that throws fails the
+ * transaction.
+ */
+export class DomainEventBus implements DomainEventSubscriptions {
+  private readonly handlers = new Map<string, Array<DomainEventHandler<DomainEvent>>>();
+
+  subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void {
+    const list = this.handlers.get(type) ?? [];
+    list.push(handler as DomainEventHandler<DomainEvent>);
+    this.handlers.set(type, list);
+  }
+
+  /** Whether anyone listens at all: a unit of work without subscribers skips dispatch. */
+  get empty(): boolean {
+    return this.handlers.size === 0;
+  }
+
+  async dispatch(pending: RecordedEvents, tx: Transaction): Promise<void> {
+    for (let event = pending.next(); event; event = pending.next()) {
+      for (const handler of this.handlers.get(event.type) ?? []) await handler(event, tx);
+    }
+  }
+}
+
+/**
+ * The events one transaction recorded, in order, with savepoint marks: a
+ * savepoint that rolls back drops what was recorded inside it.
+ */
+export class RecordedEvents {
+  private readonly events: DomainEvent[] = [];
+  private dispatched = 0;
+
+  record(event: DomainEvent): void {
+    this.events.push(event);
+  }
+
+  mark(): number {
+    return this.events.length;
+  }
+
+  rollbackTo(mark: number): void {
+    this.events.length = Math.max(mark, this.dispatched);
+  }
+
+  /** The next event not yet dispatched. */
+  next(): DomainEvent | undefined {
+    return this.dispatched < this.events.length ? this.events[this.dispatched++] : undefined;
+  }
+
+  /** Every event recorded and not rolled back (for tests and logs). */
+  all(): readonly DomainEvent[] {
+    return this.events;
+  }
+}
