@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from '@petstore/auth';
@@ -9,7 +9,9 @@ import { FirstAdminKey } from './api-keys/application/first-admin-key.js';
 import { CategoriesModule } from './categories/categories.module.js';
 import { type AppConfig, appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
-import { DemoCatalogue } from './database/demo-catalogue.js';
+import { SCHEMA } from './app.schema.js';
+import type { DatabaseSchema } from './database/data-source-options.js';
+import { DemoCatalogue } from './demo/demo-catalogue.js';
 import { HealthModule } from './health/health.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
@@ -28,28 +30,44 @@ function rateLimitOptions(config: AppConfig): RateLimitOptions {
   };
 }
 
-/** Composition root. */
-@Module({
-  imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
-    LoggingModule,
-    LifecycleModule,
-    DatabaseModule,
-    MetricsModule,
-    AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
-    RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
-    ApiKeysModule,
-    CategoriesModule,
-    PetsModule,
-    OrdersModule,
-    InventoryModule,
-    HealthModule,
-  ],
-  providers: [
-    FirstAdminKey,
-    DemoCatalogue,
-    { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
-  ],
-})
-export class AppModule {}
+/** What a team brings to the composed application: its modules, and the migrations of their tables. */
+export interface AppExtensions {
+  readonly modules?: NonNullable<ModuleMetadata['imports']>;
+  readonly migrations?: DatabaseSchema['migrations'];
+}
+
+/**
+ * Composition root: every module of the service, the database with every
+ * module's migrations, the global filter and validation. `register(extensions)`
+ * adds a team's modules and migrations without editing anything else.
+ */
+@Module({})
+export class AppModule {
+  static register(extensions: AppExtensions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+        LoggingModule,
+        LifecycleModule,
+        DatabaseModule.forRoot({ migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])] }),
+        MetricsModule,
+        AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
+        RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
+        ApiKeysModule,
+        CategoriesModule,
+        PetsModule,
+        OrdersModule,
+        InventoryModule,
+        HealthModule,
+        ...(extensions.modules ?? []),
+      ],
+      providers: [
+        FirstAdminKey,
+        DemoCatalogue,
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

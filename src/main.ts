@@ -37,7 +37,7 @@ async function bootstrap(): Promise<void> {
   const config = loadAppConfig();
   let app: NestExpressApplication | undefined;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule, new EdgeExpressAdapter(), {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(), new EdgeExpressAdapter(), {
       bodyParser: false,
       bufferLogs: true,
       abortOnError: false, // a failed start stops the embedded database and exits 1 (below), not abort()

@@ -16,7 +16,7 @@ class FailingController {
   }
 }
 
-@Module({ imports: [AppModule], controllers: [FailingController] })
+@Module({ imports: [AppModule.register()], controllers: [FailingController] })
 class AppWithFailureModule {}
 
 const ORIGIN = 'https://app.example';

@@ -25,7 +25,7 @@ class LeakyController {
   }
 }
 
-@Module({ imports: [AppModule], controllers: [LeakyController] })
+@Module({ imports: [AppModule.register()], controllers: [LeakyController] })
 class AppWithLeakyRouteModule {}
 
 /** A value shaped like an API key (never a valid one). */

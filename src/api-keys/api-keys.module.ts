@@ -7,9 +7,12 @@ import { AdminPlansController } from './http/admin-plans.controller.js';
 import { ApiKeyOrmEntity } from './infrastructure/api-key.orm-entity.js';
 import { TypeOrmApiKeyStore } from './infrastructure/typeorm-api-key.store.js';
 
+/** This module's tables, as TypeORM entities. */
+export const API_KEY_ENTITIES = [ApiKeyOrmEntity];
+
 /** Binds the auth library's key store port to PostgreSQL. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
+  imports: [TypeOrmModule.forFeature(API_KEY_ENTITIES)],
   providers: [{ provide: API_KEY_STORE, useClass: TypeOrmApiKeyStore }],
   exports: [API_KEY_STORE],
 })

@@ -6,8 +6,11 @@ import { CategoriesController } from './http/categories.controller.js';
 import { CategoryOrmEntity } from './infrastructure/category.orm-entity.js';
 import { TypeOrmCategoryRepository } from './infrastructure/typeorm-category.repository.js';
 
+/** This module's tables, as TypeORM entities. */
+export const CATEGORY_ENTITIES = [CategoryOrmEntity];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([CategoryOrmEntity])],
+  imports: [TypeOrmModule.forFeature(CATEGORY_ENTITIES)],
   controllers: [CategoriesController],
   providers: [CategoriesService, { provide: CATEGORY_REPOSITORY, useClass: TypeOrmCategoryRepository }],
   exports: [CATEGORY_REPOSITORY, CategoriesService],

@@ -12,7 +12,7 @@ import { buildOpenApiDocument } from '../openapi/document.js';
  * the default configuration, without connecting to any database (preview mode).
  */
 const target = process.argv[2] ?? 'openapi.yaml';
-const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+const app = await NestFactory.create<NestExpressApplication>(AppModule.register(), {
   preview: true,
   logger: false,
   bodyParser: false,

@@ -1,26 +1,14 @@
 import pg from 'pg';
-import type { DataSourceOptions } from 'typeorm';
-import { ApiKeyOrmEntity } from '../api-keys/infrastructure/api-key.orm-entity.js';
-import { InventoryOrmEntity } from '../inventory/infrastructure/inventory.orm-entity.js';
-import { IdempotencyKeyOrmEntity } from '../orders/infrastructure/idempotency-key.orm-entity.js';
-import { OrderOrmEntity } from '../orders/infrastructure/order.orm-entity.js';
-import { CategoryOrmEntity } from '../categories/infrastructure/category.orm-entity.js';
-import { PetOrmEntity } from '../pets/infrastructure/pet.orm-entity.js';
-import { InitialSchema1763712000000 } from './migrations/1763712000000-initial-schema.js';
-import { Store1763798400000 } from './migrations/1763798400000-store.js';
+import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import { AdmissionPool } from './admission-pool.js';
 import { NestTypeOrmLogger, SLOW_QUERY_MS } from './typeorm-logger.js';
 
-/** Every entity and migration, listed explicitly (no globs: they break under bundling and ESM). */
-export const ENTITIES = [
-  CategoryOrmEntity,
-  PetOrmEntity,
-  ApiKeyOrmEntity,
-  InventoryOrmEntity,
-  OrderOrmEntity,
-  IdempotencyKeyOrmEntity,
-];
-export const MIGRATIONS = [InitialSchema1763712000000, Store1763798400000];
+/** What a composition root hands the connection: the modules' entities (when not auto-loaded) and migrations. */
+export interface DatabaseSchema {
+  readonly entities?: DataSourceOptions['entities'];
+  /** In the order they run. */
+  readonly migrations: ReadonlyArray<new () => MigrationInterface>;
+}
 
 /**
  * Connection limits and timeouts, chosen so that a database outage answers 503
@@ -79,12 +67,12 @@ class BoundedConnectClient extends pg.Client {
  * The one builder of connection options, used by the Nest app and the TypeORM CLI.
  * Schema changes only through migrations, applied at start-up; never synchronize.
  */
-export function buildDataSourceOptions(url: string): DataSourceOptions {
+export function buildDataSourceOptions(url: string, schema: DatabaseSchema): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
+    entities: schema.entities ?? [],
+    migrations: [...schema.migrations],
     migrationsRun: true,
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -1,28 +1,43 @@
-import { Global, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { appConfig } from '../config/app.config.js';
 import { DOMAIN_EVENTS, DomainEventBus } from '../shared/domain-events/domain-events.js';
 import { UNIT_OF_WORK } from '../shared/unit-of-work/unit-of-work.js';
-import { buildDataSourceOptions } from './data-source-options.js';
+import { buildDataSourceOptions, type DatabaseSchema } from './data-source-options.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
-/** The PostgreSQL connection (migrations applied on connect), the unit of work over it, and its domain-event subscriptions. */
+/**
+ * The PostgreSQL connection (migrations applied on connect), the unit of work over
+ * it, and its domain-event subscriptions. Entities come from the modules
+ * (`TypeOrmModule.forFeature`, auto-loaded); migrations from the composition root,
+ * which lists every module's.
+ */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [appConfig.KEY],
-      useFactory: (config: ConfigType<typeof appConfig>) => {
-        if (!config.databaseUrl) throw new Error('DATABASE_URL must be resolved before the app module starts');
-        return { ...buildDataSourceOptions(config.databaseUrl), retryAttempts: 3, retryDelay: 1_000 };
-      },
-    }),
-  ],
-  providers: [
-    { provide: DOMAIN_EVENTS, useFactory: () => new DomainEventBus() },
-    { provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork },
-  ],
-  exports: [UNIT_OF_WORK, DOMAIN_EVENTS],
-})
-export class DatabaseModule {}
+@Module({})
+export class DatabaseModule {
+  static forRoot(schema: Pick<DatabaseSchema, 'migrations'>): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [appConfig.KEY],
+          useFactory: (config: ConfigType<typeof appConfig>) => {
+            if (!config.databaseUrl) throw new Error('DATABASE_URL must be resolved before the app module starts');
+            return {
+              ...buildDataSourceOptions(config.databaseUrl, schema),
+              autoLoadEntities: true,
+              retryAttempts: 3,
+              retryDelay: 1_000,
+            };
+          },
+        }),
+      ],
+      providers: [
+        { provide: DOMAIN_EVENTS, useFactory: () => new DomainEventBus() },
+        { provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork },
+      ],
+      exports: [UNIT_OF_WORK, DOMAIN_EVENTS],
+    };
+  }
+}

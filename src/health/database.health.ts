@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { MIGRATIONS } from '../database/data-source-options.js';
 import { HEALTH_CHECK_TIMEOUT_MS } from './health-limits.js';
 
 /** Starts the message of a database that answers but lacks migrations (a deploy ahead of its schema). */
@@ -13,12 +12,15 @@ export const MIGRATIONS_PENDING = 'migrations not applied';
  */
 @Injectable()
 export class DatabaseHealth {
-  private readonly expected = MIGRATIONS.map((migration) => new migration().name ?? migration.name);
+  /** The names of the migrations this build runs (the composition root's list, as the connection has it). */
+  private readonly expected: string[];
 
   constructor(
     private readonly indicator: HealthIndicatorService,
     private readonly dataSource: DataSource,
-  ) {}
+  ) {
+    this.expected = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
+  }
 
   check<const Key extends string>(key: Key) {
     const table = this.dataSource.options.migrationsTableName ?? 'migrations';

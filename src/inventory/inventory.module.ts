@@ -1,11 +1,17 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { InventoryOrmEntity } from './infrastructure/inventory.orm-entity.js';
 import { InventoryService } from './application/inventory.service.js';
 import { STOCK_REPOSITORY } from './domain/stock.repository.js';
 import { InventoryController } from './http/inventory.controller.js';
 import { TypeOrmStockRepository } from './infrastructure/typeorm-stock.repository.js';
 
+/** This module's tables, as TypeORM entities. */
+export const INVENTORY_ENTITIES = [InventoryOrmEntity];
+
 @Module({
+  imports: [TypeOrmModule.forFeature(INVENTORY_ENTITIES)],
   controllers: [InventoryController],
   providers: [
     InventoryService,
@@ -15,6 +21,6 @@ import { TypeOrmStockRepository } from './infrastructure/typeorm-stock.repositor
       inject: [DataSource],
     },
   ],
-  exports: [STOCK_REPOSITORY],
+  exports: [STOCK_REPOSITORY, InventoryService],
 })
 export class InventoryModule {}

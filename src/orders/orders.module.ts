@@ -7,12 +7,16 @@ import { OrdersService } from './application/orders.service.js';
 import { IDEMPOTENCY_REPOSITORY } from './domain/idempotency.js';
 import { ORDER_REPOSITORY } from './domain/order.repository.js';
 import { OrdersController } from './http/orders.controller.js';
+import { IdempotencyKeyOrmEntity } from './infrastructure/idempotency-key.orm-entity.js';
 import { OrderOrmEntity } from './infrastructure/order.orm-entity.js';
 import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempotency.repository.js';
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository.js';
 
+/** This module's tables, as TypeORM entities. */
+export const ORDER_ENTITIES = [OrderOrmEntity, IdempotencyKeyOrmEntity];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([OrderOrmEntity]), InventoryModule],
+  imports: [TypeOrmModule.forFeature(ORDER_ENTITIES), InventoryModule],
   controllers: [OrdersController],
   providers: [
     OrdersService,

@@ -8,8 +8,11 @@ import { PetsController } from './http/pets.controller.js';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity.js';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js';
 
+/** This module's tables, as TypeORM entities. */
+export const PET_ENTITIES = [PetOrmEntity];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([PetOrmEntity]), CategoriesModule, InventoryModule],
+  imports: [TypeOrmModule.forFeature(PET_ENTITIES), CategoriesModule, InventoryModule],
   controllers: [PetsController],
   providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
   exports: [PET_REPOSITORY, PetsService],

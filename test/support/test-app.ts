@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LoggerService, Type } from '@nestjs/common';
+import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import type { DestinationStream } from 'pino';
@@ -33,8 +33,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  /** Root module to boot instead of AppModule (it should import AppModule), e.g. to add a test-only controller. */
-  readonly rootModule?: Type<unknown>;
+  /** Root module to boot instead of `AppModule.register()` (it should import that, or be `AppModule.register(extensions)`), e.g. to add a test-only controller or module. */
+  readonly rootModule?: Type<unknown> | DynamicModule;
   /** Receives every log line of the app; without it only errors are printed. */
   readonly logger?: LoggerService;
   /**
@@ -68,7 +68,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   try {
     // As main.ts does: a bad configuration stops the start before any connection is opened.
     const config = checkStartupConfig();
-    let builder = Test.createTestingModule({ imports: [options.rootModule ?? AppModule] });
+    let builder = Test.createTestingModule({ imports: [options.rootModule ?? AppModule.register()] });
     if (options.logStream) builder = builder.overrideProvider(LOG_DESTINATION).useValue(options.logStream);
     if (options.logger) builder.setLogger(options.logger);
     const moduleRef = await builder.compile();

@@ -1,0 +1,16 @@
+import { API_KEY_ENTITIES } from './api-keys/api-keys.module.js';
+import { CATEGORY_ENTITIES } from './categories/categories.module.js';
+import { CORE_MIGRATIONS } from './database/migrations/index.js';
+import { INVENTORY_ENTITIES } from './inventory/inventory.module.js';
+import { ORDER_ENTITIES } from './orders/orders.module.js';
+import { PET_ENTITIES } from './pets/pets.module.js';
+
+/**
+ * The database schema of the composed application: each module's entities (the
+ * app auto-loads them from the modules; the TypeORM CLI needs them listed) and
+ * the migrations, in order. A module brought in adds its own here.
+ */
+export const SCHEMA = {
+  entities: [...CATEGORY_ENTITIES, ...PET_ENTITIES, ...API_KEY_ENTITIES, ...INVENTORY_ENTITIES, ...ORDER_ENTITIES],
+  migrations: [...CORE_MIGRATIONS],
+};
