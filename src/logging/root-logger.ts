@@ -12,14 +12,18 @@ export const ROOT_LOGGER = Symbol('RootLogger');
 const REQUEST_ID_FIELD = '"reqId":';
 
 /**
- * stdout, written synchronously (a line is never lost at exit): one JSON object per
- * line, or pino-pretty's readable text when stdout is a terminal.
+ * stdout: one JSON object per line, or pino-pretty's readable text when stdout is a
+ * terminal. JSON lines are written asynchronously (pino's own SonicBoom buffer), so
+ * no request waits on a `write` system call; what is buffered is written out
+ * synchronously when the process exits, however it exits, so no line is lost.
  */
 export function defaultLogDestination(): DestinationStream {
   if (process.stdout.isTTY) {
     return PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
-  return pino.destination({ dest: 1, sync: true });
+  const destination = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => destination.flushSync());
+  return destination;
 }
 
 /**

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, violatedConstraint } from '../../database/pg-errors.js';
 import { toInt8 } from '../../database/int8.js';
+import { PreparedSql } from '../../database/prepared-sql.js';
 import { managerOf } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
@@ -10,28 +11,29 @@ import type { Pet } from '../domain/pet.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../domain/pet.errors.js';
 import type { PetFilter, PetRepository } from '../domain/pet.repository.js';
 import { PetMapper } from './pet.mapper.js';
+import { PET_BY_ID, petPageStatement, petPageValues, type PetRow } from './pet.statements.js';
 import { PetOrmEntity } from './pet.orm-entity.js';
 
+/** Pets in PostgreSQL: reads outside transactions as prepared statements, writes through TypeORM in the given transaction. */
 @Injectable()
 export class TypeOrmPetRepository implements PetRepository {
-  constructor(@InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>) {}
+  constructor(
+    @InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>,
+    private readonly sql: PreparedSql,
+  ) {}
 
   async findById(id: number, tx?: Transaction): Promise<Pet | null> {
-    const row = await this.in(tx).findOneBy({ id: toInt8(id) });
-    return row && PetMapper.toDomain(row);
+    if (tx) {
+      const row = await this.in(tx).findOneBy({ id: toInt8(id) });
+      return row && PetMapper.toDomain(row);
+    }
+    const [row] = await this.sql.rows<PetRow>(PET_BY_ID, [id]);
+    return row ? PetMapper.fromRow(row) : null;
   }
 
   async findPage(filter: PetFilter, { limit, afterId }: PageRequest): Promise<Page<Pet>> {
-    const query = this.rows
-      .createQueryBuilder('p')
-      .orderBy('p.id', 'ASC')
-      .limit(limit + 1);
-    if (afterId !== null) query.andWhere('p.id > :afterId', { afterId });
-    if (filter.statuses?.length) query.andWhere('p.status IN (:...statuses)', { statuses: filter.statuses });
-    if (filter.categoryId !== undefined)
-      query.andWhere('p.category_id = :categoryId', { categoryId: filter.categoryId });
-    if (filter.ids?.length) query.andWhere('p.id IN (:...ids)', { ids: filter.ids });
-    return toPage((await query.getMany()).map(PetMapper.toDomain), limit);
+    const rows = await this.sql.rows<PetRow>(petPageStatement(filter), petPageValues(filter, afterId, limit + 1));
+    return toPage(rows.map(PetMapper.fromRow), limit);
   }
 
   async create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet> {

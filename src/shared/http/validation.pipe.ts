@@ -52,13 +52,22 @@ class BodyAndQueryValidationPipe extends ValidationPipe {
   }
 }
 
+/** The validated fields of each DTO class, read from class-validator's metadata once per class. */
+const knownFieldsByClass = new WeakMap<object, ReadonlySet<string>>();
+
+function knownFields(metatype: NonNullable<ArgumentMetadata['metatype']>): ReadonlySet<string> {
+  let known = knownFieldsByClass.get(metatype);
+  if (!known) {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+    known = new Set(metadata.map((meta) => meta.propertyName));
+    knownFieldsByClass.set(metatype, known);
+  }
+  return known;
+}
+
 function unknownFields(value: unknown, metatype: ArgumentMetadata['metatype']): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof metatype !== 'function') return [];
-  const known = new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(metatype, '', true, false)
-      .map((meta) => meta.propertyName),
-  );
+  const known = knownFields(metatype);
   if (known.size === 0) return [];
   return Object.keys(value).filter((key) => !known.has(key));
 }
