@@ -50,12 +50,12 @@ class FakeResponse {
 
 /** An Express route layer: the router's record of a path and its methods. */
 interface FakeLayer {
-  route?: { methods: Record<string, boolean> };
+  route?: { path: string; methods: Record<string, boolean> };
   match(path: string): boolean;
 }
 
 function route(path: string, ...methods: string[]): FakeLayer {
-  return { route: { methods: Object.fromEntries(methods.map((m) => [m, true])) }, match: (p) => p === path };
+  return { route: { path, methods: Object.fromEntries(methods.map((m) => [m, true])) }, match: (p) => p === path };
 }
 
 interface FakeRequest {
@@ -233,7 +233,7 @@ describe('AllExceptionsFilter', () => {
       route('/pets/1', 'put', '_all'),
       route('/categories', 'get'),
       {
-        route: { methods: { delete: true } },
+        route: { path: '/broken', methods: { delete: true } },
         match: () => {
           throw new URIError('URI malformed');
         },

@@ -4,3 +4,4 @@ export { OverloadedError, OVERLOADED_RETRY_AFTER_SECONDS } from './overloaded-er
 export { DomainError, STATUS_BY_KIND, type ErrorKind } from './domain-error.js';
 export { ErrorBody } from './error-body.js';
 export { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
+export { matchingRoutes, type RouterRoute } from './matching-routes.js';

@@ -1,9 +1,5 @@
+import { matchingRoutes } from '@petstore/errors';
 import type { Request } from 'express';
-
-interface RouteLayer {
-  route?: { path?: unknown; methods?: Record<string, boolean> };
-  match(path: string): boolean;
-}
 
 /**
  * The route template a request was (or would have been) handled by, such as
@@ -14,21 +10,9 @@ interface RouteLayer {
 export function routeTemplate(req: Request): string | undefined {
   const matched = (req as { route?: { path?: unknown } }).route;
   if (typeof matched?.path === 'string') return matched.path;
-  const stack = (req.app as unknown as { router?: { stack?: RouteLayer[] } } | undefined)?.router?.stack ?? [];
   const method = req.method.toLowerCase();
-  for (const layer of stack) {
-    const methods = layer.route?.methods;
-    if (!methods || typeof layer.route?.path !== 'string') continue;
-    if (!(methods[method] || methods._all || (method === 'head' && methods.get))) continue;
-    if (safeMatch(layer, req.path)) return layer.route.path;
-  }
-  return undefined;
-}
-
-function safeMatch(layer: RouteLayer, path: string): boolean {
-  try {
-    return layer.match(path);
-  } catch {
-    return false; // a malformed percent-encoding matches nothing
-  }
+  const serving = matchingRoutes(req).find(
+    ({ methods }) => methods[method] || methods._all || (method === 'head' && methods.get),
+  );
+  return serving?.path;
 }
