@@ -1,0 +1,122 @@
+import type { CategoryRepository } from '../../src/categories/domain/category.repository.js';
+import type { StockRepository } from '../../src/inventory/domain/stock.repository.js';
+import type { OrderRepository } from '../../src/orders/domain/order.repository.js';
+import { PetCategoryNotFoundError, PetHasOrdersError } from '../../src/pets/domain/pet.errors.js';
+import type { PetRepository } from '../../src/pets/domain/pet.repository.js';
+import type { UnitOfWork } from '../../src/shared/unit-of-work/unit-of-work.js';
+
+/** What the contract runs against: one implementation of each port, over one store that starts empty. */
+export interface StoreUnderTest {
+  readonly pets: PetRepository;
+  readonly categories: CategoryRepository;
+  readonly stock: StockRepository;
+  readonly orders: OrderRepository;
+  readonly uow: UnitOfWork;
+  /** An API key id that orders may name as their owner. */
+  readonly ownerKeyId: number;
+}
+
+/**
+ * The behaviour every `PetRepository` (with the stock and order ports beside it)
+ * promises, run alike against the in-memory fake and the TypeORM adapter, so the
+ * fake the unit tests trust cannot drift from the adapter the service runs.
+ */
+export function describePetRepositoryContract(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`PetRepository contract: ${name}`, () => {
+    let store: StoreUnderTest;
+    let categoryId: number;
+    const firstPage = (limit = 20) => ({ limit, afterId: null });
+
+    beforeEach(async () => {
+      store = await open();
+      categoryId = (await store.categories.create({ name: `Contract ${Math.random()}` })).id;
+    });
+
+    const create = (name: string, status: 'available' | 'pending' | 'sold' = 'available', category = categoryId) =>
+      store.uow.run(async (tx) => {
+        const pet = await store.pets.create({ name, categoryId: category, status }, tx);
+        await store.stock.createLine(pet.id, tx);
+        return pet;
+      });
+
+    it('creates with a fresh positive id and finds it; a missing id is null', async () => {
+      const a = await create('A');
+      const b = await create('B', 'sold');
+      expect(a).toEqual({ id: expect.any(Number), name: 'A', categoryId, status: 'available' });
+      expect(b.id).toBeGreaterThan(a.id);
+      expect(await store.pets.findById(b.id)).toEqual(b);
+      expect(await store.pets.findById(b.id + 1000)).toBeNull();
+    });
+
+    it('refuses a missing category with PetCategoryNotFoundError', async () => {
+      await expect(create('Lost', 'available', categoryId + 1000)).rejects.toBeInstanceOf(PetCategoryNotFoundError);
+    });
+
+    it('pages by id ascending, after a cursor, with every present filter applied', async () => {
+      const pets = [await create('P1'), await create('P2', 'sold'), await create('P3'), await create('P4', 'pending')];
+      const ids = pets.map((pet) => pet.id);
+      const page = await store.pets.findPage({ categoryId }, firstPage(2));
+      expect(page.items.map((pet) => pet.id)).toEqual(ids.slice(0, 2));
+      expect(page.hasMore).toBe(true);
+      const next = await store.pets.findPage({ categoryId }, { limit: 2, afterId: ids[1] });
+      expect(next.items.map((pet) => pet.id)).toEqual(ids.slice(2));
+      expect(next.hasMore).toBe(false);
+      const available = await store.pets.findPage({ categoryId, statuses: ['available'] }, firstPage());
+      expect(available.items.map((pet) => pet.id)).toEqual([ids[0], ids[2]]);
+      const picked = await store.pets.findPage({ ids: [ids[3], ids[1], 999_999] }, firstPage());
+      expect(picked.items.map((pet) => pet.id)).toEqual([ids[1], ids[3]]);
+      const both = await store.pets.findPage({ ids: [ids[0], ids[1]], statuses: ['sold'], categoryId }, firstPage());
+      expect(both.items.map((pet) => pet.id)).toEqual([ids[1]]);
+      expect((await store.pets.findPage({ categoryId: categoryId + 1000 }, firstPage())).items).toEqual([]);
+    });
+
+    it('updates in a transaction (null for a missing pet) and deletes (false for a missing pet)', async () => {
+      const pet = await create('Old');
+      const renamed = await store.uow.run((tx) => store.pets.update({ ...pet, name: 'New', status: 'sold' }, tx));
+      expect(renamed).toEqual({ ...pet, name: 'New', status: 'sold' });
+      expect(await store.pets.findById(pet.id)).toEqual(renamed);
+      expect(await store.uow.run((tx) => store.pets.update({ ...pet, id: pet.id + 1000 }, tx))).toBeNull();
+      expect(await store.uow.run((tx) => store.pets.delete(pet.id, tx))).toBe(true);
+      expect(await store.pets.findById(pet.id)).toBeNull();
+      expect(await store.stock.findItem(pet.id)).toBeNull(); // its stock line went with it
+      expect(await store.uow.run((tx) => store.pets.delete(pet.id, tx))).toBe(false);
+    });
+
+    it('refuses to delete a pet that an order references', async () => {
+      const pet = await create('Ordered');
+      await store.uow.run((tx) => store.orders.create({ petId: pet.id, quantity: 1 }, store.ownerKeyId, tx));
+      await expect(store.uow.run((tx) => store.pets.delete(pet.id, tx))).rejects.toBeInstanceOf(PetHasOrdersError);
+      expect(await store.pets.findById(pet.id)).toEqual(pet);
+    });
+
+    it('leaves nothing of a unit of work that failed', async () => {
+      const failed = store.uow.run(async (tx) => {
+        const pet = await store.pets.create({ name: 'Ghost', categoryId, status: 'available' }, tx);
+        await store.stock.createLine(pet.id, tx);
+        throw new Error(`rolled back ${pet.id}`);
+      });
+      const id = Number(/rolled back (\d+)/.exec(String(await failed.catch((e: Error) => e.message)))?.[1]);
+      expect(await store.pets.findById(id)).toBeNull();
+      expect(await store.stock.findItem(id)).toBeNull();
+    });
+
+    it('locks and saves a stock line as one guarded change, status included', async () => {
+      const pet = await create('Stocked');
+      await store.uow.run(async (tx) => {
+        const line = await store.stock.lock(pet.id, tx);
+        expect(line).toEqual({ petId: pet.id, quantity: 0, status: 'available', openOrders: 0 });
+        if (line) await store.stock.save(line, { ...line, quantity: 3, status: 'pending' }, tx);
+      });
+      expect(await store.stock.findItem(pet.id)).toEqual({ petId: pet.id, quantity: 3, status: 'pending' });
+      expect((await store.pets.findById(pet.id))?.status).toBe('pending');
+      await expect(
+        store.uow.run(async (tx) => {
+          const line = await store.stock.lock(pet.id, tx);
+          if (line) await store.stock.save({ ...line, quantity: 10 }, { ...line, quantity: 0 }, tx);
+        }),
+      ).rejects.toThrow(); // a delta that would take stock below zero is refused, whatever the caller believed
+      expect(await store.stock.findItem(pet.id)).toEqual({ petId: pet.id, quantity: 3, status: 'pending' });
+      expect(await store.uow.run((tx) => store.stock.lock(pet.id + 1000, tx))).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { CATEGORY_REPOSITORY, type CategoryRepository } from '../src/categories/domain/category.repository.js';
+import { STOCK_REPOSITORY, type StockRepository } from '../src/inventory/domain/stock.repository.js';
+import { ORDER_REPOSITORY, type OrderRepository } from '../src/orders/domain/order.repository.js';
+import { PET_REPOSITORY, type PetRepository } from '../src/pets/domain/pet.repository.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
+import { describePetRepositoryContract } from './contracts/pet-repository.contract.js';
+import { createInMemoryDatabase } from './fakes/index.js';
+import { issueStoreKey } from './support/store-builders.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+/** The same contract, run against the in-memory fakes and the TypeORM adapters on the real database. */
+describePetRepositoryContract('in-memory fakes', async () => {
+  const db = createInMemoryDatabase();
+  return { ...db, ownerKeyId: 1 };
+});
+
+describe('on PostgreSQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  describePetRepositoryContract('TypeORM adapters', async () => {
+    await t.reset();
+    return {
+      pets: t.app.get<PetRepository>(PET_REPOSITORY),
+      categories: t.app.get<CategoryRepository>(CATEGORY_REPOSITORY),
+      stock: t.app.get<StockRepository>(STOCK_REPOSITORY),
+      orders: t.app.get<OrderRepository>(ORDER_REPOSITORY),
+      uow: t.app.get<UnitOfWork>(UNIT_OF_WORK),
+      ownerKeyId: (await issueStoreKey(t, ['read', 'write'])).id,
+    };
+  });
+});
