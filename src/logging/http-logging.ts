@@ -3,7 +3,6 @@ import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import { type HttpLogger, pinoHttp } from 'pino-http';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
@@ -49,36 +48,45 @@ function requestId(req: Request, res: Response): string {
 }
 
 /**
- * The request logger (pino-http), mounted first by `configureApp`. Per request it
- * assigns the request id (`X-Request-Id`: kept when valid, else generated), makes
- * `req.log` a logger bound to that id, runs the rest of the request in a logging
- * context bound to it (so every line logged through Nest's `Logger` during the
- * request carries `reqId`), and writes one line when the response ends: method,
- * route template, status, duration, API key id, error code. 5xx lines are at
- * level error; the exception filter logs their stack separately, through `req.log`.
- * No credential the client sent is logged (see `createRootLogger`).
+ * The request logger, mounted first by `configureApp`. Per request it assigns the
+ * request id (`X-Request-Id`: kept when valid, else generated), runs the rest of
+ * the request in a logging context bound to it (one child logger: every line
+ * logged through Nest's `Logger` during the request carries `reqId`), gives it a
+ * `req.log` bound to the id (made on first use), and writes one line when the response ends (or the connection is
+ * lost first): method, route template, status, duration, API key id, error code.
+ * 5xx lines (and requests whose connection closed before the response ended) are
+ * at level error; the exception filter logs their stack separately, through
+ * `req.log`. No credential the client sent is logged (see `createRootLogger`).
  */
 @Injectable()
 export class HttpLogging {
   readonly middleware: (req: Request, res: Response, next: NextFunction) => void;
-  private readonly http: HttpLogger<Request, Response>;
 
-  constructor(@Inject(ROOT_LOGGER) logger: Logger, context: PinoLogger) {
-    this.http = pinoHttp<Request, Response>({
-      logger,
-      genReqId: requestId,
-      quietReqLogger: true,
-      quietResLogger: true,
-      customAttributeKeys: { responseTime: 'durationMs' },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-      customSuccessMessage: summary,
-      customErrorMessage: summary,
-      customSuccessObject: (req, res, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
-      customErrorObject: (req, res, _error, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
-      // The root logger's serializers take the raw request (URL and headers redacted) and error.
-      wrapSerializers: false,
-    });
-    this.middleware = (req, res, next) =>
-      this.http(req, res, () => context.runInContext(next, { bindings: { reqId: req.id } }));
+  constructor(
+    @Inject(ROOT_LOGGER) private readonly root: Logger,
+    context: PinoLogger,
+  ) {
+    this.middleware = (req, res, next) => {
+      const started = Date.now();
+      const id = requestId(req, res);
+      req.id = id;
+      res.once('close', () => this.write(req, res, Date.now() - started));
+      // Made only when used (a 5xx detail): the root's child, so the root's serializers redact it.
+      Object.defineProperty(req, 'log', { configurable: true, get: () => this.requestLogger(req, id) });
+      context.runInContext(next, { bindings: { reqId: id } });
+    };
+  }
+
+  private requestLogger(req: Request, id: string): Logger {
+    const log = this.root.child({ reqId: id });
+    Object.defineProperty(req, 'log', { configurable: true, value: log });
+    return log;
+  }
+
+  /** Through the root logger itself (its serializers redact `req`), with the id as a field: no child per request. */
+  private write(req: Request, res: Response, durationMs: number): void {
+    const line = { reqId: req.id, ...requestFields(req, res, durationMs) };
+    if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, summary(req, res));
+    else this.root.info(line, summary(req, res));
   }
 }
