@@ -4,21 +4,20 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from '@petstore/auth';
 import { AllExceptionsFilter } from '@petstore/errors';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
-import { ApiKeyStoreModule, ApiKeysModule } from './api-keys/api-keys.module.js';
-import { FirstAdminKey } from './api-keys/application/first-admin-key.js';
-import { CategoriesModule } from './categories/categories.module.js';
+import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey } from './api-keys/index.js';
+import { CategoriesModule } from './categories/index.js';
 import { type AppConfig, appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SCHEMA } from './app.schema.js';
 import type { DatabaseSchema } from './database/data-source-options.js';
 import { DemoCatalogue } from './demo/demo-catalogue.js';
 import { HealthModule } from './health/health.module.js';
-import { InventoryModule } from './inventory/inventory.module.js';
+import { InventoryModule } from './inventory/index.js';
 import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
-import { OrdersModule } from './orders/orders.module.js';
-import { PetsModule } from './pets/pets.module.js';
+import { OrdersModule } from './orders/index.js';
+import { PetsModule } from './pets/index.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
 
 function rateLimitOptions(config: AppConfig): RateLimitOptions {
@@ -56,7 +55,7 @@ export class AppModule {
         RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
         ApiKeysModule,
         CategoriesModule,
-        PetsModule,
+        PetsModule.forRoot({ stockModule: InventoryModule }),
         OrdersModule,
         InventoryModule,
         HealthModule,

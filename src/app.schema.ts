@@ -1,9 +1,9 @@
-import { API_KEY_ENTITIES } from './api-keys/api-keys.module.js';
-import { CATEGORY_ENTITIES } from './categories/categories.module.js';
+import { API_KEY_ENTITIES } from './api-keys/index.js';
+import { CATEGORY_ENTITIES } from './categories/index.js';
 import { CORE_MIGRATIONS } from './database/migrations/index.js';
-import { INVENTORY_ENTITIES } from './inventory/inventory.module.js';
-import { ORDER_ENTITIES } from './orders/orders.module.js';
-import { PET_ENTITIES } from './pets/pets.module.js';
+import { INVENTORY_ENTITIES } from './inventory/index.js';
+import { ORDER_ENTITIES } from './orders/index.js';
+import { PET_ENTITIES } from './pets/index.js';
 
 /**
  * The database schema of the composed application: each module's entities (the

@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { DataSource } from 'typeorm';
-import { CategoriesService } from '../categories/application/categories.service.js';
+import { CategoriesService } from '../categories/index.js';
 import { appConfig } from '../config/app.config.js';
-import { InventoryService } from '../inventory/application/inventory.service.js';
-import { PetsService } from '../pets/application/pets.service.js';
-import type { PetStatus } from '../pets/domain/pet-status.js';
+import { InventoryService } from '../inventory/index.js';
+import { type PetStatus, PetsService } from '../pets/index.js';
 
 // Serialises seeding across instances starting together on one database.
 const SEED_LOCK = 7_301_002;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PET_STOCK_LINES } from '../pets/index.js';
 import { InventoryOrmEntity } from './infrastructure/inventory.orm-entity.js';
 import { InventoryService } from './application/inventory.service.js';
 import { STOCK_REPOSITORY } from './domain/stock.repository.js';
@@ -20,7 +21,9 @@ export const INVENTORY_ENTITIES = [InventoryOrmEntity];
       useFactory: (db: DataSource) => new TypeOrmStockRepository(db.manager),
       inject: [DataSource],
     },
+    // The pets module's port to the lines kept here.
+    { provide: PET_STOCK_LINES, useExisting: STOCK_REPOSITORY },
   ],
-  exports: [STOCK_REPOSITORY, InventoryService],
+  exports: [STOCK_REPOSITORY, PET_STOCK_LINES, InventoryService],
 })
 export class InventoryModule {}

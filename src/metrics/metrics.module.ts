@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { RATE_LIMIT_OBSERVER } from '@petstore/rate-limit';
-import { STORE_METRICS } from '../orders/domain/store-metrics.js';
+import { STORE_METRICS } from '../orders/index.js';
 import { AppMetrics } from './app-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';

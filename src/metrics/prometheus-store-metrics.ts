@@ -1,4 +1,4 @@
-import type { StoreMetrics } from '../orders/domain/store-metrics.js';
+import type { StoreMetrics } from '../orders/index.js';
 import type { AppMetrics } from './app-metrics.js';
 
 /** The store's events as Prometheus counters. */

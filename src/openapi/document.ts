@@ -3,8 +3,8 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { API_KEY_HEADER, API_KEY_SECURITY } from '@petstore/auth';
 import { ErrorBody } from '@petstore/errors';
 import type { AppConfig } from '../config/app.config.js';
-import { InventoryItemDto, InventoryUpdateDto } from '../inventory/http/dto/inventory-item.dto.js';
-import { OrderDto } from '../orders/http/dto/order.dto.js';
+import { InventoryItemDto, InventoryUpdateDto } from '../inventory/index.js';
+import { OrderDto } from '../orders/index.js';
 import { refineOperations } from './operations.js';
 import { refineSchemas } from './schemas.js';
 import { addSharedResponses } from './shared-responses.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
-import { InventoryModule } from '../inventory/inventory.module.js';
+import { InventoryModule } from '../inventory/index.js';
 import { IdempotencyJanitor } from './application/idempotency-janitor.js';
 import { OrdersService } from './application/orders.service.js';
 import { IDEMPOTENCY_REPOSITORY } from './domain/idempotency.js';

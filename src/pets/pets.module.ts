@@ -1,7 +1,6 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CategoriesModule } from '../categories/categories.module.js';
-import { InventoryModule } from '../inventory/inventory.module.js';
+import { CategoriesModule } from '../categories/index.js';
 import { PetsService } from './application/pets.service.js';
 import { PET_REPOSITORY } from './domain/pet.repository.js';
 import { PetsController } from './http/pets.controller.js';
@@ -11,10 +10,21 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js
 /** This module's tables, as TypeORM entities. */
 export const PET_ENTITIES = [PetOrmEntity];
 
-@Module({
-  imports: [TypeOrmModule.forFeature(PET_ENTITIES), CategoriesModule, InventoryModule],
-  controllers: [PetsController],
-  providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
-  exports: [PET_REPOSITORY, PetsService],
-})
-export class PetsModule {}
+export interface PetsModuleOptions {
+  /** A module that provides and exports `PET_STOCK_LINES` (the inventory module). */
+  readonly stockModule: NonNullable<ModuleMetadata['imports']>[number];
+}
+
+/** The pet catalogue. The composition root hands it the module that keeps the pets' stock lines. */
+@Module({})
+export class PetsModule {
+  static forRoot({ stockModule }: PetsModuleOptions): DynamicModule {
+    return {
+      module: PetsModule,
+      imports: [TypeOrmModule.forFeature(PET_ENTITIES), CategoriesModule, stockModule],
+      controllers: [PetsController],
+      providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
+      exports: [PET_REPOSITORY, PetsService],
+    };
+  }
+}

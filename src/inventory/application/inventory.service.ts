@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { PetNotFoundError } from '../../pets/domain/pet.errors.js';
-import type { PetStatus } from '../../pets/domain/pet-status.js';
+import { PetNotFoundError, type PetStatus } from '../../pets/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';

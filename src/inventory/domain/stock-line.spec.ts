@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { PET_STATUSES, type PetStatus } from '../../pets/domain/pet-status.js';
+import { PET_STATUSES, type PetStatus } from '../../pets/index.js';
 import { cancelOrder, completeOrder, placeOrder, restock, type StockLine } from './stock-line.js';
 import { InsufficientStockError, PetNotAvailableError } from './stock.errors.js';
 

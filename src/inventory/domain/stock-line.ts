@@ -1,4 +1,4 @@
-import type { PetStatus } from '../../pets/domain/pet-status.js';
+import type { PetStatus } from '../../pets/index.js';
 import { InsufficientStockError, PetNotAvailableError } from './stock.errors.js';
 
 /**

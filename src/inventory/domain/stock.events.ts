@@ -1,5 +1,4 @@
-import { petStatusChanged, type PetStatusChanged } from '../../pets/domain/pet.events.js';
-import type { PetStatus } from '../../pets/domain/pet-status.js';
+import { type PetStatus, petStatusChanged, type PetStatusChanged } from '../../pets/index.js';
 import type { DomainEvent } from '../../shared/domain-events/domain-event.js';
 import type { StockLine } from './stock-line.js';
 

@@ -1,6 +1,6 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
-import type { PetStatus } from '../../pets/domain/pet-status.js';
+import type { PetStatus } from '../../pets/index.js';
 import type { StockLine } from './stock-line.js';
 
 /** An inventory entry as clients see it: stock and the pet's status. */

@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { ApiErrors } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
-import { PetNotFoundError } from '../../pets/domain/pet.errors.js';
+import { PetNotFoundError } from '../../pets/index.js';
 import { InventoryService } from '../application/inventory.service.js';
 import type { InventoryItem } from '../domain/stock.repository.js';
 import { InventoryItemDto, InventoryUpdateDto } from './dto/inventory-item.dto.js';

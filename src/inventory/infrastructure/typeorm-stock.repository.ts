@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { fromInt8, toInt8 } from '../../database/int8.js';
 import { managerOf } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
-import type { PetStatus } from '../../pets/domain/pet-status.js';
+import type { PetStatus } from '../../pets/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { InsufficientStockError } from '../domain/stock.errors.js';
 import type { StockLine } from '../domain/stock-line.js';

@@ -1,8 +1,8 @@
 import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
-import { InsufficientStockError, PetNotAvailableError } from '../../inventory/domain/stock.errors.js';
-import type { PetStatus } from '../../pets/domain/pet-status.js';
+import { InsufficientStockError, PetNotAvailableError } from '../../inventory/index.js';
+import type { PetStatus } from '../../pets/index.js';
 import type { OrderViewer } from '../domain/order.js';
 import {
   IdempotencyKeyReusedError,

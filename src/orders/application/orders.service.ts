@@ -1,8 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@petstore/errors';
-import { cancelOrder, completeOrder, placeOrder, type StockLine } from '../../inventory/domain/stock-line.js';
-import { stockLineEvents } from '../../inventory/domain/stock.events.js';
-import { STOCK_REPOSITORY, type StockRepository } from '../../inventory/domain/stock.repository.js';
+import {
+  cancelOrder,
+  completeOrder,
+  placeOrder,
+  STOCK_REPOSITORY,
+  type StockLine,
+  stockLineEvents,
+  type StockRepository,
+} from '../../inventory/index.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';

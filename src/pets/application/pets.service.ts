@@ -1,11 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/domain/category.repository.js';
+import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { STOCK_REPOSITORY, type StockRepository } from '../../inventory/domain/stock.repository.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet } from '../domain/pet.js';
 import { petStatusChanged } from '../domain/pet.events.js';
+import { PET_STOCK_LINES, type PetStockLines } from '../domain/pet-stock-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
 
@@ -15,7 +15,7 @@ export class PetsService {
   constructor(
     @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
-    @Inject(STOCK_REPOSITORY) private readonly stock: StockRepository,
+    @Inject(PET_STOCK_LINES) private readonly stock: PetStockLines,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PET_STATUS_SCHEMA } from '../../../pets/http/dto/new-pet.dto.js';
+import { PET_STATUS_SCHEMA } from '../../../pets/index.js';
 
 @ApiSchema({ name: 'InventoryItem', description: 'Stock of one pet' })
 export class InventoryItemDto {

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PET_STATUSES, type PetStatus } from '../../../pets/domain/pet-status.js';
-import { PET_STATUS_SCHEMA } from '../../../pets/http/dto/new-pet.dto.js';
+import { PET_STATUS_SCHEMA, PET_STATUSES, type PetStatus } from '../../../pets/index.js';
 import { PageQuery } from '../../../shared/http/page.query.js';
 import { QueryArray } from '../../../shared/http/query-transforms.js';
 

@@ -1,0 +1,4 @@
+/** The categories module's public entry: all that other modules and the composition root may import from it. */
+export { CATEGORY_REPOSITORY, type CategoryRepository } from './domain/category.repository.js';
+export { CategoriesService } from './application/categories.service.js';
+export { CATEGORY_ENTITIES, CategoriesModule } from './categories.module.js';
