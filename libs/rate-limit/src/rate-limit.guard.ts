@@ -10,6 +10,8 @@ import { PLAN_THROTTLER, type ThrottledRoutes } from './throttled-routes.js';
 
 /** The limit of a throttler on a route without `@Throttle` for it: none (the plan is the middleware's). */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
+/** What the guard answers on a route without `@Throttle`, without an async step of its own. */
+const ALLOWED = Promise.resolve(true);
 
 /**
  * Global guard giving route authors @nestjs/throttler's decorators on top of the
@@ -38,8 +40,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     super({ throttlers, setHeaders: false }, storage, reflector);
   }
 
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return !this.routes.hasRouteLimit(context.getHandler());
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    return this.routes.hasRouteLimit(context.getHandler()) ? super.canActivate(context) : ALLOWED;
   }
 
   /** The id under which the middleware counted the client: never identified twice. */
