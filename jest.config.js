@@ -6,7 +6,12 @@ const shared = {
     '^@petstore/(.*)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+    '/node_modules/@nestjs/throttler/dist/.+\\.js$': '<rootDir>/test/support/jest/nest-esm-bridge.transform.mjs',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/throttler/)'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/jest/nest-esm-bridge.setup.ts'],
   testEnvironment: 'node',
 };
 

@@ -3,10 +3,9 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from '@petstore/auth';
 import { AllExceptionsFilter } from '@petstore/errors';
-import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey } from './api-keys/index.js';
 import { CategoriesModule } from './categories/index.js';
-import { type AppConfig, appConfig } from './config/app.config.js';
+import { appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SCHEMA } from './app.schema.js';
 import type { DatabaseSchema } from './database/data-source-options.js';
@@ -18,16 +17,8 @@ import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OrdersModule } from './orders/index.js';
 import { PetsModule } from './pets/index.js';
+import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
-
-function rateLimitOptions(config: AppConfig): RateLimitOptions {
-  const rl = config.rateLimit;
-  return {
-    ...rl,
-    plans: { file: rl.plansFile, required: rl.plansFileRequired, overrides: rl.planOverrides },
-    watchIntervalMs: rl.plansWatchIntervalMs,
-  };
-}
 
 /** What a team brings to the composed application: its modules, and the migrations of their tables. */
 export interface AppExtensions {
@@ -52,7 +43,7 @@ export class AppModule {
         DatabaseModule.forRoot({ migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])] }),
         MetricsModule,
         AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
-        RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
+        RateLimitsModule,
         ApiKeysModule,
         CategoriesModule,
         PetsModule.forRoot({ stockModule: InventoryModule }),

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { PlanConfigError, PlanTableService } from '@petstore/rate-limit';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
@@ -13,6 +12,8 @@ import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { createRootLogger } from './logging/root-logger.js';
+import { PlanTableService } from './rate-limits/plan-table.js';
+import { PlanConfigError } from './rate-limits/plans-file.js';
 
 /** Logs what happens before the application (and its logger) exists, in the same format. */
 const bootLog = createRootLogger(

@@ -1,4 +1,4 @@
-import { API_KEY_STORE, type ApiKeyStore } from '@petstore/auth';
+import { API_KEY_REFRESH_AFTER_MS, API_KEY_STORE, type ApiKeyStore } from '@petstore/auth';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -122,6 +122,7 @@ describe('key store failures', () => {
     await sleep(11_000); // past pg's idle timeout and the key's cache entry
     const ip = newIp();
     const lookupsBefore = lookups;
+    const burstStarted = Date.now();
     const responses = await Promise.all(
       Array.from({ length: 2_000 }, () =>
         get('/pets?limit=1', ip, secret).catch((error: Error) => ({ status: 0, body: { code: error.message } })),
@@ -132,8 +133,9 @@ describe('key store failures', () => {
       `[key-store-failures] burst of 2000 after 11 s idle: ${JSON.stringify(counts)}, key lookups ${lookups - lookupsBefore}`,
     );
     expect(Object.keys(counts).filter((label) => /^(429|500|0)/.test(label))).toEqual([]);
-    // The burst shared one lookup of the expired key (plus one refresh in the background if it
-    // outlasted the entry's refresh age), not one per request.
-    expect(lookups - lookupsBefore).toBeLessThanOrEqual(2);
+    // The burst shared one lookup of the expired key, plus one background refresh per refresh age it
+    // lasted (a loaded machine stretches it), never one per request.
+    const refreshes = Math.ceil((Date.now() - burstStarted) / API_KEY_REFRESH_AFTER_MS);
+    expect(lookups - lookupsBefore).toBeLessThanOrEqual(1 + refreshes);
   }, 120_000);
 });

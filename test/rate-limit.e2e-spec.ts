@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlanTableService, RateLimitHealth } from '@petstore/rate-limit';
+import { RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { PlanTableService } from '../src/rate-limits/plan-table.js';
 import { eventually } from './support/eventually.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 

@@ -4,11 +4,11 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule, isScope, type Scope } from '@petstore/auth';
-import { isPlanName } from '@petstore/rate-limit';
 import { ApiKeyStoreModule, ApiKeysModule, ApiKeysService } from '../api-keys/index.js';
 import { appConfig } from '../config/app.config.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { resolveDatabaseUrl } from '../database/database-url.js';
+import { isPlanName } from '../rate-limits/plan.js';
 
 const USAGE = `Usage:
   npm run keys -- create --name <name> --plan <free|pro|business|enterprise> [--scopes read,write,admin] [--per-minute N --per-day N]

@@ -1,5 +1,5 @@
 import { registerAs } from '@nestjs/config';
-import { MAX_QUOTA, type PlanOverrides, TABLE_PLANS } from '@petstore/rate-limit';
+import { MAX_QUOTA, type PlanOverrides, TABLE_PLANS } from '../rate-limits/plans-file.js';
 
 /** Plans and rate limits (API.md section 5; docs/rate-limits.md). */
 export interface RateLimitConfig {

@@ -1,4 +1,4 @@
-import { loadPlanTable } from '@petstore/rate-limit';
+import { loadPlanTable } from '../rate-limits/plans-file.js';
 import { type AppConfig, loadAppConfig } from './app.config.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { clientAddress, type RateLimiter, rateLimitHeaders } from '@petstore/rate-limit';
+import { type RateLimiter, rateLimitHeaders } from '@petstore/rate-limit';
+import { addressClient } from '../rate-limits/api-clients.js';
 
 /**
  * The rate-limit side of a refusal made before any request was parsed: without
@@ -21,7 +22,7 @@ export function addressRateLimitHeaders(
     const address = socket.remoteAddress;
     if (!address || isTrustedProxy(address)) return null;
     try {
-      const decision = await limiter.check({ kind: 'address', address: clientAddress(address) });
+      const decision = await limiter.check(addressClient(address));
       const headers = rateLimitHeaders(decision);
       delete headers['Retry-After'];
       return headers;

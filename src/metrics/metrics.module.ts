@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { RATE_LIMIT_OBSERVER } from '@petstore/rate-limit';
 import { STORE_METRICS } from '../orders/index.js';
 import { AppMetrics } from './app-metrics.js';
 import { MetricsController } from './metrics.controller.js';
@@ -9,8 +8,8 @@ import { PrometheusStoreMetrics } from './prometheus-store-metrics.js';
 
 /**
  * Prometheus metrics (prom-client): HTTP durations, 429s, store events, the
- * database pool, process metrics. Global, so that the store and the rate limiter
- * find their ports (`STORE_METRICS`, `RATE_LIMIT_OBSERVER`) bound here.
+ * database pool, process metrics. Global, so that the store finds its port
+ * (`STORE_METRICS`) and the rate-limit options their 429 counter here.
  */
 @Global()
 @Module({
@@ -20,11 +19,11 @@ import { PrometheusStoreMetrics } from './prometheus-store-metrics.js';
     MetricsServer,
     { provide: STORE_METRICS, inject: [AppMetrics], useFactory: (m: AppMetrics) => new PrometheusStoreMetrics(m) },
     {
-      provide: RATE_LIMIT_OBSERVER,
+      provide: PrometheusRateLimitObserver,
       inject: [AppMetrics],
       useFactory: (m: AppMetrics) => new PrometheusRateLimitObserver(m),
     },
   ],
-  exports: [AppMetrics, MetricsServer, STORE_METRICS, RATE_LIMIT_OBSERVER],
+  exports: [AppMetrics, MetricsServer, STORE_METRICS, PrometheusRateLimitObserver],
 })
 export class MetricsModule {}

@@ -19,7 +19,8 @@ const PREFIX = `rl-eval:${randomUUID()}:`;
 const OPS = Number(process.env.EVAL_OPS ?? 20_000);
 const CONCURRENCY = 50;
 
-const { RedisRateLimitStorage } = await import(pathToFileURL(`${DIST}/libs/rate-limit/src/index.js`).href);
+// Not part of the library's public API: the storage itself, to measure it alone.
+const { RedisRateLimitStorage } = await import(pathToFileURL(`${DIST}/libs/rate-limit/src/redis.storage.js`).href);
 let rlf;
 try {
   rlf = await import(process.env.RLF_MODULE ?? 'rate-limiter-flexible');

@@ -12,7 +12,7 @@ import { EdgeExpressAdapter } from '../../src/lifecycle/edge-express-adapter.js'
 import { SERVER_TIMEOUTS, type ServerTimeouts } from '../../src/lifecycle/server-timeouts.js';
 import { LOG_DESTINATION } from '../../src/logging/root-logger.js';
 import type { KeyLimits, Scope } from '@petstore/auth';
-import type { PlanName } from '@petstore/rate-limit';
+import type { PlanName } from '../../src/rate-limits/plan.js';
 
 /** Per-key quota given to enterprise test keys unless the test names one: high enough never to bind. */
 export const GENEROUS_LIMITS: KeyLimits = { perMinute: 1_000_000, perDay: 100_000_000 };

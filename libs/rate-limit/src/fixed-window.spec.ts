@@ -264,30 +264,4 @@ describe('MemoryRateLimitStorage', () => {
     await storage.unban('c');
     expect(hit(plan(1, 10, ban)).outcome).toBe('limited');
   });
-
-  describe('as a ThrottlerStorage', () => {
-    it('counts hits of one window and reports the throttler record in seconds', async () => {
-      const { storage, clock } = clocked();
-      const first = await storage.increment('ip', 60_000, 2, 0, 'default');
-      expect(first).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
-      clock.now += 15_000;
-      await storage.increment('ip', 60_000, 2, 0, 'default');
-      const third = await storage.increment('ip', 60_000, 2, 0, 'default');
-      expect(third).toEqual({ totalHits: 3, timeToExpire: 45, isBlocked: true, timeToBlockExpire: 45 });
-    });
-
-    it('blocks for blockDuration from the first rejection', async () => {
-      const { storage, clock } = clocked();
-      await storage.increment('ip', 10_000, 1, 30_000, 'short');
-      const blocked = await storage.increment('ip', 10_000, 1, 30_000, 'short');
-      expect(blocked).toMatchObject({ isBlocked: true, timeToBlockExpire: 30 });
-      clock.now += 20_000; // the window has ended, the block has not
-      expect(await storage.increment('ip', 10_000, 1, 30_000, 'short')).toMatchObject({ isBlocked: true });
-      clock.now += 10_000;
-      expect(await storage.increment('ip', 10_000, 1, 30_000, 'short')).toMatchObject({
-        isBlocked: false,
-        totalHits: 1,
-      });
-    });
-  });
 });

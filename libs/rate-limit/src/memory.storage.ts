@@ -8,7 +8,6 @@ import {
   newClientCounters,
 } from './fixed-window.js';
 import type { RateLimitStorage } from './rate-limit.storage.js';
-import { throttlerRecord, throttlerRequest, type ThrottlerStorageRecord } from './throttler-compat.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -40,17 +39,6 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     for (const rule of request.windows) if (rule.durationMs > this.longestMs) this.longestMs = rule.durationMs;
     if (request.ban && request.ban.durationMs > this.longestMs) this.longestMs = request.ban.durationMs;
     return applyHit(state, request, this.now());
-  }
-
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
-    const request = throttlerRequest(ttl, limit, blockDuration);
-    return throttlerRecord(request, this.hitSync(`throttler:${throttlerName}:${key}`, request));
   }
 
   async ping(): Promise<void> {

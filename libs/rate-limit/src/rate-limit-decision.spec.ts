@@ -1,6 +1,13 @@
 import { DAY_MS, type HitRequest, type HitResult, MINUTE_MS } from './fixed-window.js';
 import { MemoryRateLimitStorage } from './memory.storage.js';
-import { bindingWindow, decide, rateLimitHeaders, type WindowView } from './rate-limit-decision.js';
+import {
+  bindingWindow,
+  decide,
+  type RateLimitDecision,
+  rateLimitHeaders,
+  type WindowView,
+  withRouteWindow,
+} from './rate-limit-decision.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 
@@ -130,5 +137,46 @@ describe('decide and rateLimitHeaders (injected clock)', () => {
 
   it('sends no Retry-After when allowed', () => {
     expect(rateLimitHeaders(decide(...hit(plan(60, 1_000))))['Retry-After']).toBeUndefined();
+  });
+});
+
+describe('withRouteWindow', () => {
+  const planDecision = (minuteLeft: number): RateLimitDecision => {
+    const windows = [
+      view('minute', MINUTE_MS, 60, minuteLeft, T0 + 50_000),
+      view('day', DAY_MS, 1_000, 900, T0 + DAY_MS),
+    ];
+    return { outcome: 'allowed', now: T0, windows, binding: windows[0], retryAfterSeconds: null };
+  };
+  const route = (remaining: number, refused = false): RateLimitDecision => {
+    const window = view('export', MINUTE_MS, 10, remaining, T0 + 20_000);
+    return {
+      outcome: refused ? 'limited' : 'allowed',
+      now: T0,
+      windows: [window],
+      binding: window,
+      retryAfterSeconds: null,
+    };
+  };
+
+  it('lists every window and describes the one that binds most', () => {
+    const combined = withRouteWindow(planDecision(40), route(7));
+    expect(combined.windows.map((w) => w.name)).toEqual(['minute', 'day', 'export']);
+    expect(combined.binding.name).toBe('export');
+    expect(withRouteWindow(planDecision(3), route(7)).binding.name).toBe('minute');
+    expect(rateLimitHeaders(combined)['RateLimit-Policy']).toBe(
+      '"minute";q=60;w=60, "day";q=1000;w=86400, "export";q=10;w=60',
+    );
+  });
+
+  it('refused by the route: Retry-After until it frees, or until the plan does when both are spent', () => {
+    const refused = withRouteWindow(planDecision(40), route(0, true));
+    expect(refused).toMatchObject({ outcome: 'limited', binding: { name: 'export' }, retryAfterSeconds: 20 });
+    const both = withRouteWindow(planDecision(0), route(0, true));
+    expect(both).toMatchObject({ binding: { name: 'minute' }, retryAfterSeconds: 50 });
+  });
+
+  it('without a plan decision (the storage could not say) is the route alone', () => {
+    expect(withRouteWindow(null, route(7)).windows).toHaveLength(1);
   });
 });

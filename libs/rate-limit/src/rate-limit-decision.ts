@@ -83,6 +83,25 @@ export function decide(request: HitRequest, result: HitResult): RateLimitDecisio
 }
 
 /**
+ * A route's own window (`@Throttle`) beside the plan's: one decision over every
+ * window, binding and `Retry-After` chosen as for the plan alone. `route` counted
+ * only if the plan allowed the request, so the plan cannot have refused it.
+ */
+export function withRouteWindow(plan: RateLimitDecision | null, route: RateLimitDecision): RateLimitDecision {
+  if (!plan) return route;
+  const windows = [...plan.windows, ...route.windows];
+  const limited = route.outcome !== 'allowed';
+  const binding = bindingWindow(windows, limited);
+  return {
+    outcome: route.outcome,
+    now: route.now,
+    windows,
+    binding,
+    retryAfterSeconds: limited ? secondsUntil(binding.resetAt, route.now) : null,
+  };
+}
+
+/**
  * Response headers for a decision: `X-RateLimit-Limit`, `-Remaining` and `-Reset`
  * (Unix seconds, rounded up so a client waiting until then is never early) for
  * the binding window, plus the IETF draft fields `RateLimit-Policy` and

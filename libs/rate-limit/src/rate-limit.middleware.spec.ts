@@ -1,11 +1,17 @@
-import { ApiKeyResolver, type ApiKey, hashApiKeySecret } from '@petstore/auth';
+import {
+  ApiKeyResolver,
+  type ApiKey,
+  type AuthenticatedRequest,
+  authenticateRequest,
+  hashApiKeySecret,
+  KeyStoreUnavailableError,
+} from '@petstore/auth';
 import { ApiError } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
 import { MemoryRateLimitStorage } from './memory.storage.js';
-import { PlanTableService } from './plan-table.js';
-import { DEFAULT_PLAN_TABLE } from './plan.js';
 import { RateLimitMiddleware } from './rate-limit.middleware.js';
+import type { RateLimitClient, RateLimitRefusal } from './rate-limit.options.js';
 import { RateLimiter } from './rate-limiter.js';
 
 const SECRET = 'psk_middleware-test-secret-000000000000000000';
@@ -18,6 +24,34 @@ class StallingStore extends InMemoryApiKeyStore {
     if (this.down) throw new Error('canceling statement due to statement timeout');
     return super.findActiveByHash(hash);
   }
+}
+
+/** The application's side, as the service composes it: clients by API key, else by address under the free plan. */
+const QUOTAS: Record<string, { perMinute: number; perDay: number }> = {
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+};
+
+function identifyByKey(resolver: ApiKeyResolver) {
+  return async (req: Request): Promise<RateLimitClient> => {
+    const address = { id: `ip:${req.ip}`, plan: 'free' };
+    try {
+      const authentication = await authenticateRequest(req as AuthenticatedRequest, resolver);
+      if (authentication.kind !== 'key') return address;
+      const { key } = authentication;
+      return { id: `k${key.id}`, plan: key.plan, limits: key.limits };
+    } catch (error) {
+      if (!(error instanceof KeyStoreUnavailableError)) throw error;
+      return { ...address, unverified: error };
+    }
+  };
+}
+
+function refusalError(refusal: RateLimitRefusal): ApiError {
+  const retry = { 'Retry-After': String(refusal.retryAfterSeconds) };
+  if (refusal.reason === 'unavailable') return new ApiError(503, 'SERVICE_UNAVAILABLE', 'unavailable', retry);
+  return new ApiError(429, refusal.reason === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED', 'refused', retry);
 }
 
 interface Sent {
@@ -40,10 +74,13 @@ describe('RateLimitMiddleware', () => {
       scopes: ['read'],
       limits: { perMinute: 1_000_000, perDay: 10_000_000 },
     });
-    const plans = new PlanTableService({ file: '', required: false, overrides: {} }, () => DEFAULT_PLAN_TABLE);
     const settings = { failOpen: true, banThresholdMultiplier: 3, banDurationSeconds: 900 };
-    limiter = new RateLimiter(plans, new MemoryRateLimitStorage(), settings, null);
-    middleware = new RateLimitMiddleware(limiter, new ApiKeyResolver(store));
+    limiter = new RateLimiter((plan) => QUOTAS[plan] ?? QUOTAS.free, new MemoryRateLimitStorage(), settings, null);
+    middleware = new RateLimitMiddleware(limiter, {
+      identify: identifyByKey(new ApiKeyResolver(store)),
+      refusalError,
+      exemptPaths: ['/health/live', '/health/ready'],
+    });
   });
 
   function send(headers: Record<string, string> = {}, path = '/pets'): Promise<Sent> {

@@ -1,13 +1,12 @@
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DomainError } from '@petstore/errors';
 import type { HitRequest, HitResult } from './fixed-window.js';
 
 /**
- * Where counters live. Extends @nestjs/throttler's `ThrottlerStorage` (so either
- * storage can also back a `ThrottlerGuard`) with the one call the service makes
- * per request: `hit`, every window and the ban rule of a client at once, atomically.
+ * Where counters live: one call per request, `hit`, which checks and counts every
+ * window and the ban rule of a client at once, atomically. (The guard reaches it
+ * through `ThrottlerStorageAdapter`, as @nestjs/throttler's `ThrottlerStorage`.)
  */
-export interface RateLimitStorage extends ThrottlerStorage {
+export interface RateLimitStorage {
   readonly kind: 'memory' | 'redis';
   /** Counts one request of `client` (an opaque id) if every window has room. */
   hit(client: string, request: HitRequest): Promise<HitResult>;
@@ -19,8 +18,6 @@ export interface RateLimitStorage extends ThrottlerStorage {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
-
-export const RATE_LIMIT_STORAGE = Symbol('RateLimitStorage');
 
 /**
  * The storage could not answer (Redis down, timed out): the limiter fails open or

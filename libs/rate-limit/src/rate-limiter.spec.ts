@@ -1,24 +1,21 @@
 import { Logger } from '@nestjs/common';
-import type { ApiKey } from '@petstore/auth';
 import type { HitRequest, HitResult } from './fixed-window.js';
 import { MemoryRateLimitStorage } from './memory.storage.js';
-import { PlanTableService } from './plan-table.js';
-import { DEFAULT_PLAN_TABLE, type PlanTable } from './plan.js';
-import { clientId, RateLimiter, type RateLimiterSettings } from './rate-limiter.js';
+import type { RateLimitClient, RateLimitQuota } from './rate-limit.options.js';
+import { RateLimiter, type RateLimiterSettings } from './rate-limiter.js';
 import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
 
-function key(overrides: Partial<ApiKey> = {}): ApiKey {
-  return {
-    id: 7,
-    name: 'k',
-    prefix: 'psk_abcdefgh',
-    plan: 'free',
-    scopes: ['read'],
-    limits: null,
-    createdAt: new Date(Date.UTC(2026, 0, 1)),
-    revokedAt: null,
-    ...overrides,
-  };
+type PlanTable = Readonly<Record<string, RateLimitQuota>>;
+
+/** The seed's plans, as the application would hand them in. */
+const SEED_PLANS: PlanTable = {
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+};
+
+function client(overrides: Partial<RateLimitClient> = {}): RateLimitClient {
+  return { id: 'k7', plan: 'free', limits: null, ...overrides };
 }
 
 /** A storage that is down until told otherwise. */
@@ -40,8 +37,10 @@ class FlakyStorage extends MemoryRateLimitStorage {
 }
 
 const SETTINGS: RateLimiterSettings = { failOpen: true, banThresholdMultiplier: 3, banDurationSeconds: 900 };
-const plans = (table: PlanTable = DEFAULT_PLAN_TABLE) =>
-  new PlanTableService({ file: '', required: false, overrides: {} }, () => table);
+const plans =
+  (table: PlanTable = SEED_PLANS) =>
+  (plan: string): RateLimitQuota =>
+    table[plan] ?? table.free;
 
 describe('RateLimiter', () => {
   const warnings: string[] = [];
@@ -60,22 +59,15 @@ describe('RateLimiter', () => {
       ['free', { perMinute: 60, perDay: 1_000 }],
       ['pro', { perMinute: 300, perDay: 10_000 }],
       ['business', { perMinute: 1_000, perDay: 100_000 }],
-    ])('gives a %s key its plan quotas', (plan, limits) => {
-      expect(limiter.limitsFor({ kind: 'key', key: key({ plan }) })).toEqual(limits);
+    ])('gives a %s client its plan quotas', (plan, limits) => {
+      expect(limiter.limitsFor(client({ plan }))).toEqual(limits);
     });
-    it('gives an enterprise key its own limits', () => {
+    it("gives a client's own limits precedence over its plan's", () => {
       const limits = { perMinute: 5, perDay: 50 };
-      expect(limiter.limitsFor({ kind: 'key', key: key({ plan: 'enterprise', limits }) })).toEqual(limits);
-    });
-    it('counts an address under the free plan', () => {
-      expect(limiter.limitsFor({ kind: 'address', address: '203.0.113.7' })).toEqual({ perMinute: 60, perDay: 1_000 });
-    });
-    it('falls back to free for an enterprise key without limits or an unknown plan (fails safe)', () => {
-      expect(limiter.limitsFor({ kind: 'key', key: key({ plan: 'enterprise' }) }).perMinute).toBe(60);
-      expect(limiter.limitsFor({ kind: 'key', key: key({ plan: 'gold' }) }).perMinute).toBe(60);
+      expect(limiter.limitsFor(client({ plan: 'enterprise', limits }))).toEqual(limits);
     });
     it('sets the ban threshold at multiplier × per-minute quota', () => {
-      expect(limiter.requestFor({ kind: 'key', key: key({ plan: 'pro' }) }, true).ban).toEqual({
+      expect(limiter.requestFor(client({ plan: 'pro' }), true).ban).toEqual({
         threshold: 900,
         durationMs: 900_000,
         windowMs: 60_000,
@@ -83,24 +75,19 @@ describe('RateLimiter', () => {
     });
   });
 
-  it('names a key by id and creation time, an address by itself', () => {
-    expect(clientId({ kind: 'key', key: key() })).toBe(`k7.${Date.UTC(2026, 0, 1).toString(36)}`);
-    expect(clientId({ kind: 'address', address: '2001:db8:0:0::/64' })).toBe('ip:2001:db8:0:0::/64');
-  });
-
   describe('when the storage is unreachable', () => {
     it('fails open: serves, counting in the process, and warns (not on every request)', async () => {
       const storage = new FlakyStorage();
       const limiter = new RateLimiter(plans(), storage, SETTINGS, new MemoryRateLimitStorage());
-      const client = { kind: 'key', key: key({ plan: 'enterprise', limits: { perMinute: 2, perDay: 10 } }) } as const;
+      const own = client({ plan: 'enterprise', limits: { perMinute: 2, perDay: 10 } });
       const outcomes = [];
-      for (let i = 0; i < 3; i++) outcomes.push((await limiter.check(client)).outcome);
+      for (let i = 0; i < 3; i++) outcomes.push((await limiter.check(own)).outcome);
       expect(outcomes).toEqual(['allowed', 'allowed', 'limited']);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('ECONNREFUSED');
-      expect(warnings[0]).toContain('RATE_LIMIT_FAIL_OPEN=true');
+      expect(warnings[0]).toContain('failing open');
       storage.down = false;
-      expect((await limiter.check(client)).windows[0].remaining).toBe(1); // back on the shared counters
+      expect((await limiter.check(own)).windows[0].remaining).toBe(1); // back on the shared counters
     });
 
     it('fails closed when configured: the error reaches the caller (answered 503)', async () => {
@@ -110,21 +97,19 @@ describe('RateLimiter', () => {
         { ...SETTINGS, failOpen: false },
         new MemoryRateLimitStorage(),
       );
-      await expect(limiter.check({ kind: 'address', address: '203.0.113.7' })).rejects.toBeInstanceOf(
+      await expect(limiter.check(client({ id: 'ip:203.0.113.7' }))).rejects.toBeInstanceOf(
         RateLimitStorageUnavailableError,
       );
-      expect(warnings[0]).toContain('RATE_LIMIT_FAIL_OPEN=false');
+      expect(warnings[0]).toContain('failing closed');
     });
 
     it('reads the plan table at each request, so a reload applies at once', async () => {
-      let table: PlanTable = DEFAULT_PLAN_TABLE;
-      const service = new PlanTableService({ file: '', required: false, overrides: {} }, () => table);
-      const limiter = new RateLimiter(service, new MemoryRateLimitStorage(), SETTINGS, null);
-      const client = { kind: 'key', key: key() } as const;
-      expect((await limiter.check(client)).binding.limit).toBe(60);
-      table = { ...DEFAULT_PLAN_TABLE, free: { perMinute: 5, perDay: 50 } };
-      service.reload('test');
-      const decision = await limiter.check(client);
+      let table: PlanTable = SEED_PLANS;
+      const limiter = new RateLimiter((plan) => table[plan], new MemoryRateLimitStorage(), SETTINGS, null);
+      const free = client();
+      expect((await limiter.check(free)).binding.limit).toBe(60);
+      table = { ...SEED_PLANS, free: { perMinute: 5, perDay: 50 } };
+      const decision = await limiter.check(free);
       expect(decision.binding).toMatchObject({ limit: 5, remaining: 3 });
     });
   });
@@ -135,8 +120,8 @@ describe('RateLimiter', () => {
     const fallback = new FlakyStorage();
     fallback.down = false;
     const limiter = new RateLimiter(plans(), storage, SETTINGS, fallback);
-    await limiter.unban(key());
-    expect(storage.unbanned).toEqual([clientId({ kind: 'key', key: key() })]);
+    await limiter.unban(client().id);
+    expect(storage.unbanned).toEqual([client().id]);
     expect(fallback.unbanned).toEqual(storage.unbanned);
   });
 });

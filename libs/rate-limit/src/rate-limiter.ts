@@ -1,14 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { ApiKey } from '@petstore/auth';
 import { DAY_MS, type HitRequest, MINUTE_MS } from './fixed-window.js';
-import { isPlanName, type PlanLimits } from './plan.js';
-import type { PlanTableService } from './plan-table.js';
 import { decide, type RateLimitDecision } from './rate-limit-decision.js';
+import type { RateLimitClient, RateLimitQuota } from './rate-limit.options.js';
 import { RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
-
-/** Whom a request is counted against. */
-export type RateLimitClient =
-  { readonly kind: 'key'; readonly key: ApiKey } | { readonly kind: 'address'; readonly address: string };
 
 export interface RateLimiterSettings {
   /** Serve requests when the shared storage is down (counting in this process meanwhile). */
@@ -21,17 +15,7 @@ export interface RateLimiterSettings {
 const WARNING_INTERVAL_MS = 30_000;
 
 /**
- * The counter id of a client. A key is named by its id and creation time, so a
- * key id reused after a database reset (tests) never inherits old counters.
- */
-export function clientId(client: RateLimitClient): string {
-  return client.kind === 'key'
-    ? `k${client.key.id}.${client.key.createdAt.getTime().toString(36)}`
-    : `ip:${client.address}`;
-}
-
-/**
- * Applies the plan table to a client: which quotas, which storage call, and what
+ * Applies the plan quotas to a client: which windows, which storage call, and what
  * happens when the storage is unreachable (fail open: count in this process and
  * warn; fail closed: `RateLimitStorageUnavailableError`, answered 503).
  */
@@ -40,7 +24,7 @@ export class RateLimiter {
   private lastWarningAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly plans: PlanTableService,
+    private readonly quotaOf: (plan: string) => RateLimitQuota,
     private readonly storage: RateLimitStorage,
     private readonly settings: RateLimiterSettings,
     /** Counts while `storage` is unreachable (fail open); null when `storage` cannot fail. */
@@ -48,13 +32,9 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The quotas that apply: the key's plan, an enterprise key's own limits, free for an address. */
-  limitsFor(client: RateLimitClient): PlanLimits {
-    const free = this.plans.limitsOf('free') ?? { perMinute: 60, perDay: 1_000 };
-    if (client.kind === 'address') return free;
-    const { key } = client;
-    if (key.plan === 'enterprise') return key.limits ?? free;
-    return (isPlanName(key.plan) ? this.plans.limitsOf(key.plan) : null) ?? free;
+  /** The quotas that apply: the client's own, else its plan's (read now, so a reload applies at once). */
+  limitsFor(client: RateLimitClient): RateLimitQuota {
+    return client.limits ?? this.quotaOf(client.plan);
   }
 
   /** The storage request for a client: a minute and a day window, and the ban rule. */
@@ -75,12 +55,21 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one request (or, with `consume` false, only reports the state).
-   * Throws `RateLimitStorageUnavailableError` only when failing closed.
+   * Counts one request against the client's plan (or, with `consume` false, only
+   * reports the state). Throws `RateLimitStorageUnavailableError` only when failing closed.
    */
-  async check(client: RateLimitClient, consume = true): Promise<RateLimitDecision> {
-    const request = this.requestFor(client, consume);
-    const id = clientId(client);
+  check(client: RateLimitClient, consume = true): Promise<RateLimitDecision> {
+    return this.hit(client.id, this.requestFor(client, consume));
+  }
+
+  /** Lifts a client's ban everywhere it may be recorded. */
+  async unban(clientId: string): Promise<void> {
+    await this.fallback?.unban(clientId);
+    await this.storage.unban(clientId);
+  }
+
+  /** Counts one request of any counter (e.g. a route's limit) on the same storages, failing open or closed alike. */
+  async hit(id: string, request: HitRequest): Promise<RateLimitDecision> {
     try {
       return decide(request, await this.storage.hit(id, request));
     } catch (error) {
@@ -91,20 +80,13 @@ export class RateLimiter {
     }
   }
 
-  /** Lifts a key's ban everywhere it may be recorded. */
-  async unban(key: ApiKey): Promise<void> {
-    const id = clientId({ kind: 'key', key });
-    await this.fallback?.unban(id);
-    await this.storage.unban(id);
-  }
-
   private warn(error: RateLimitStorageUnavailableError): void {
     const now = this.now();
     if (now - this.lastWarningAt < WARNING_INTERVAL_MS) return;
     this.lastWarningAt = now;
     const consequence = this.settings.failOpen
-      ? 'serving requests, counting in this process only (RATE_LIMIT_FAIL_OPEN=true)'
-      : 'answering 503 (RATE_LIMIT_FAIL_OPEN=false)';
+      ? 'serving requests, counting in this process only (failing open)'
+      : 'answering 503 (failing closed)';
     this.logger.warn(`Rate-limit storage unavailable (${error.detail}): ${consequence}`);
   }
 }

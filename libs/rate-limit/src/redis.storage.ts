@@ -3,7 +3,6 @@ import { Redis } from 'ioredis';
 import type { HitOutcome, HitRequest, HitResult, WindowCount } from './fixed-window.js';
 import { RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
 import { HIT_SCRIPT } from './redis-hit.script.js';
-import { throttlerRecord, throttlerRequest, type ThrottlerStorageRecord } from './throttler-compat.js';
 
 export interface RedisStorageOptions {
   readonly url: string;
@@ -92,17 +91,6 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     return parseReply(reply, request.windows.length);
   }
 
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
-    const request = throttlerRequest(ttl, limit, blockDuration);
-    return throttlerRecord(request, await this.hit(`throttler:${throttlerName}:${key}`, request));
-  }
-
   async unban(client: string): Promise<void> {
     this.assertReady();
     try {
@@ -123,11 +111,6 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     } catch (error) {
       throw this.unavailable(error);
     }
-  }
-
-  /** Why Redis is unhealthy (for logs and the readiness check). */
-  problem(): string {
-    return this.isHealthy() ? '' : this.redis.status === 'ready' ? this.lastProblem : `Redis is ${this.redis.status}`;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -12,8 +12,10 @@ import {
   type Scope,
   visiblePrefix,
 } from '@petstore/auth';
-import { type PlanName, RateLimiter } from '@petstore/rate-limit';
+import { RateLimiter } from '@petstore/rate-limit';
 import { appConfig } from '../../config/app.config.js';
+import { keyCounterId } from '../../rate-limits/api-clients.js';
+import type { PlanName } from '../../rate-limits/plan.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { assertLimitsFitPlan } from '../domain/api-key-policy.js';
@@ -89,7 +91,7 @@ export class ApiKeysService {
   /** Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists). */
   async unban(id: number): Promise<void> {
     const key = await this.get(id);
-    await this.limiter?.unban(key);
+    await this.limiter?.unban(keyCounterId(key));
   }
 
   /**

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '@petstore/auth';
-import { PLAN_NAMES, PlanTableService } from '@petstore/rate-limit';
+import { PLAN_NAMES } from '../../rate-limits/plan.js';
+import { PlanTableService } from '../../rate-limits/plan-table.js';
 import { Stability } from '../../shared/http/api-docs.js';
 import { PlanResponse } from './dto/plan.response.js';
 

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type Scope, SCOPES } from '@petstore/auth';
-import { PLAN_NAMES, type PlanName } from '@petstore/rate-limit';
+import { PLAN_NAMES, type PlanName } from '../../../rate-limits/plan.js';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn } from 'class-validator';
 import { NestedObject } from '../../../shared/http/nested-object.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type ApiKey, SCOPES } from '@petstore/auth';
-import { PLAN_NAMES } from '@petstore/rate-limit';
+import { PLAN_NAMES } from '../../../rate-limits/plan.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
 
 @ApiSchema({ name: 'ApiKey', description: 'An issued API key (never the key itself)' })

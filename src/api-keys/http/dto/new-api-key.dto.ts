@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type Scope, SCOPES } from '@petstore/auth';
-import { PLAN_NAMES, type PlanName } from '@petstore/rate-limit';
+import { PLAN_NAMES, type PlanName } from '../../../rate-limits/plan.js';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
 import { NestedObject } from '../../../shared/http/nested-object.decorator.js';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { PLAN_NAMES } from '@petstore/rate-limit';
+import { PLAN_NAMES } from '../../../rate-limits/plan.js';
 
 @ApiSchema({ name: 'PlanQuota', description: 'A plan and its quotas; enterprise quotas are set per key' })
 export class PlanResponse {

@@ -21,10 +21,6 @@ export class PlanTableService {
     this.table = load(source);
   }
 
-  current(): PlanTable {
-    return this.table;
-  }
-
   limitsOf(plan: PlanName): PlanLimits | null {
     return this.table[plan];
   }

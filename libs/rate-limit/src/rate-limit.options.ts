@@ -1,0 +1,70 @@
+import type { Request } from 'express';
+
+/** A client's quotas: requests per minute and per day. */
+export interface RateLimitQuota {
+  readonly perMinute: number;
+  readonly perDay: number;
+}
+
+/** Whom a request is counted against, as the application identifies it. */
+export interface RateLimitClient {
+  /** Stable counter id (an opaque string: e.g. an API key's id, or an address). */
+  readonly id: string;
+  /** The plan whose quotas apply, looked up with `quotaOf` at every request. */
+  readonly plan: string;
+  /** The client's own quotas, which win over its plan's (e.g. an enterprise key's). */
+  readonly limits?: RateLimitQuota | null;
+  /**
+   * Set when the client could not be identified (e.g. the key store did not answer):
+   * the client is then a fallback (its address) whose headers are sent, nothing is
+   * counted, and the request is answered with this error unless its path is exempt.
+   */
+  readonly unverified?: Error;
+}
+
+/**
+ * Why a request is refused: `limited`, a window is full (the plan's `minute` or
+ * `day`, or a route's own limit); `banned`, the client is banned; `unavailable`,
+ * the shared storage is down and the limiter fails closed.
+ */
+export type RateLimitRefusal<Client extends RateLimitClient = RateLimitClient> = {
+  readonly client: Client;
+  /** Seconds until a retry can succeed. */
+  readonly retryAfterSeconds: number;
+} & (
+  | {
+      readonly reason: 'limited';
+      readonly window: {
+        /** `minute` or `day` for the plan; the throttler name of a route limit (`@Throttle({ name: … })`). */
+        readonly name: string;
+        readonly limit: number;
+        readonly durationMs: number;
+        /** Whether it is a route's own limit rather than the plan's. */
+        readonly route: boolean;
+      };
+    }
+  | { readonly reason: 'banned' }
+  | { readonly reason: 'unavailable' }
+);
+
+/** What the application gives the rate limiter: everything app-specific, passed in. */
+export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClient> {
+  /** Who sent a request; called once per request (by the middleware), never by the guard. */
+  readonly identify: (req: Request) => Promise<Client>;
+  /** The quotas of a plan; called at every request, so a reloaded plan table applies at once. */
+  readonly quotaOf: (plan: string) => RateLimitQuota;
+  // Methods, not function properties: the limiter hands back only clients that `identify` made.
+  /** The error that answers a refusal (429s, and 503 when failing closed). */
+  refusalError(refusal: RateLimitRefusal<Client>): Error;
+  /** Told of every 429 (e.g. to count them). */
+  onRefusal?(refusal: RateLimitRefusal<Client>): void;
+  /** Paths answered with the headers but never counted nor refused (e.g. health probes). */
+  readonly exemptPaths?: readonly string[];
+  /** Shared counters in Redis; absent: counters in this process. */
+  readonly redis?: { readonly url: string; readonly keyPrefix: string };
+  /** With Redis unreachable: serve, counting in this process (true), or refuse with 503 (false). */
+  readonly failOpen: boolean;
+  /** A client is banned after more than this × its per-minute quota of refusals within a minute. */
+  readonly banThresholdMultiplier: number;
+  readonly banDurationSeconds: number;
+}

@@ -1,0 +1,109 @@
+import type { OnApplicationBootstrap } from '@nestjs/common';
+import { type DiscoveryService, type HttpAdapterHost, MetadataScanner, type Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+
+// The metadata keys @nestjs/throttler's decorators write (the package does not
+// export them): `@Throttle({ name: … })` → LIMIT + name, `@SkipThrottle()` → SKIP + 'default'.
+const THROTTLER_LIMIT = 'THROTTLER:LIMIT';
+const THROTTLER_SKIP = 'THROTTLER:SKIP';
+/** The throttler whose skipping lifts the plan limit: `@SkipThrottle()` means `{ default: true }`. */
+export const PLAN_THROTTLER = 'default';
+/** Put on route methods exempt from the plan, so that Nest copies it onto their router handlers. */
+const PLAN_EXEMPT = Symbol('rateLimitPlanExempt');
+
+interface RouteLayer {
+  route?: { methods: Record<string, boolean>; stack?: Array<{ handle?: unknown }> };
+  match(path: string): boolean;
+}
+
+type Handler = (...args: never[]) => unknown;
+
+/**
+ * What the throttler decorators say about the application's routes, read once.
+ * At start-up (before Nest registers the routes) it finds the throttler names that
+ * routes use in `@Throttle` and the handlers that have a route limit (the guard
+ * skips every other handler at the cost of one lookup), and marks the handlers
+ * exempt from the plan by `@SkipThrottle()` on the method or its controller.
+ * Once the routes are registered it keeps their router layers, so the middleware,
+ * which runs before routing, can tell whether a request goes to an exempt route.
+ */
+export class ThrottledRoutes implements OnApplicationBootstrap {
+  /** Every throttler name a route uses, and the plan's. */
+  readonly names: readonly string[];
+  private readonly limited = new Set<Handler>();
+  private routeLayers: RouteLayer[] = [];
+  private exemptIndexes: number[] = [];
+
+  constructor(
+    discovery: DiscoveryService,
+    private readonly reflector: Reflector,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    const names = new Set([PLAN_THROTTLER]);
+    const scanner = new MetadataScanner();
+    for (const { metatype } of discovery.getControllers()) {
+      if (typeof metatype !== 'function') continue;
+      const prototype = metatype.prototype as Record<string, unknown>;
+      for (const key of scanner.getAllMethodNames(prototype)) {
+        this.read(prototype[key] as Handler, metatype as Handler, names);
+      }
+    }
+    this.names = [...names];
+  }
+
+  /** Whether a handler has a limit of its own (`@Throttle` on it or its controller). */
+  hasRouteLimit(handler: unknown): boolean {
+    return this.limited.has(handler as Handler);
+  }
+
+  onApplicationBootstrap(): void {
+    const app = this.adapterHost.httpAdapter?.getInstance<{ router?: { stack?: RouteLayer[] } }>();
+    this.routeLayers = (app?.router?.stack ?? []).filter((layer) => layer.route);
+    this.exemptIndexes = this.routeLayers.flatMap((layer, i) =>
+      (layer.route?.stack ?? []).some((s) => isMarked(s.handle)) ? [i] : [],
+    );
+  }
+
+  /** Whether the request goes to a route exempt from the plan (the first route that matches, as Express picks). */
+  isExempt(req: Request): boolean {
+    if (this.exemptIndexes.length === 0) return false;
+    const method = req.method.toLowerCase();
+    const matches = (layer: RouteLayer) => serves(layer, method) && safeMatch(layer, req.path);
+    const first = this.exemptIndexes.find((i) => matches(this.routeLayers[i]));
+    if (first === undefined) return false;
+    return !this.routeLayers.slice(0, first).some(matches);
+  }
+
+  private read(method: Handler, controller: Handler, names: Set<string>): void {
+    const own = Reflect.getMetadataKeys(method) as unknown[];
+    const inherited = Reflect.getMetadataKeys(controller) as unknown[];
+    let limited = false;
+    for (const key of [...own, ...inherited]) {
+      if (typeof key !== 'string' || !key.startsWith(THROTTLER_LIMIT)) continue;
+      names.add(key.slice(THROTTLER_LIMIT.length));
+      limited = true;
+    }
+    if (limited) this.limited.add(method);
+    const skip = THROTTLER_SKIP + PLAN_THROTTLER;
+    if (this.reflector.getAllAndOverride<boolean>(skip, [method, controller])) {
+      Reflect.defineMetadata(PLAN_EXEMPT, true, method);
+    }
+  }
+}
+
+function isMarked(handle: unknown): boolean {
+  return typeof handle === 'function' && Reflect.getMetadata(PLAN_EXEMPT, handle) === true;
+}
+
+function serves(layer: RouteLayer, method: string): boolean {
+  const methods = layer.route?.methods ?? {};
+  return Boolean(methods[method] || methods._all || (method === 'head' && methods.get));
+}
+
+function safeMatch(layer: RouteLayer, path: string): boolean {
+  try {
+    return layer.match(path);
+  } catch {
+    return false; // a malformed percent-encoding matches nothing
+  }
+}
