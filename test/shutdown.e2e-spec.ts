@@ -13,11 +13,13 @@ import {
 } from './support/spawn-service.mjs';
 
 /**
- * Graceful shutdown of the real process (`node dist/src/main.js`, built by
- * `npm test`'s pretest): under steady load it gets SIGTERM. Every request sent
- * before the signal must succeed; the process must stop accepting, finish what is
- * in flight, close the pool (and Redis when REDIS_URL is set), stop its embedded
- * PostgreSQL and exit 0. The service runs on an embedded PostgreSQL of its own in
+ * The real start path and graceful shutdown of the real process (`node dist/src/main.js`,
+ * built by `npm test`'s pretest), started as `npm start` starts it (demo catalogue on):
+ * it serves its probes, refuses a request without a key, lists the demo pets to the
+ * bootstrap key and counts that request in /metrics. Then, under steady load, it gets
+ * SIGTERM. Every request sent before the signal must succeed; the process must stop
+ * accepting, finish what is in flight, close the pool (and Redis when REDIS_URL is set),
+ * stop its embedded PostgreSQL (process and pid file gone) and exit 0. The service runs on an embedded PostgreSQL of its own in
  * a temporary directory or, when SHUTDOWN_TEST_PG_SERVER names a PostgreSQL server
  * (a connection URL; CI: the machine's), on a database the test creates there and
  * drops afterwards.
@@ -82,7 +84,22 @@ async function onServer(server: string, sql: string): Promise<void> {
   }
 }
 
-describe('graceful shutdown under load (e2e)', () => {
+/** The pid of the embedded PostgreSQL running under `dir`, or null when none runs there. */
+function postmasterPid(dir: string): number | null {
+  const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
+  return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+describe('the start path and graceful shutdown under load (e2e)', () => {
   const database = `petstore_shutdown_${randomBytes(4).toString('hex')}`;
   let service: ServiceProcess | undefined;
   let dir: string;
@@ -102,7 +119,7 @@ describe('graceful shutdown under load (e2e)', () => {
     if (PG_SERVER) await onServer(PG_SERVER, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
-  it('finishes every request sent before SIGTERM, stops its database and exits 0', async () => {
+  it('answers as `npm start` does, finishes every request sent before SIGTERM, stops its database and exits 0', async () => {
     if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\` first`);
     dir = mkdtempSync(join(tmpdir(), 'petstore-shutdown-'));
     chmodSync(dir, 0o755); // under root, the embedded server runs as 'postgres' and must reach its directory
@@ -118,7 +135,7 @@ describe('graceful shutdown under load (e2e)', () => {
         DATABASE_URL: databaseUrl,
         DATA_DIR: join(dir, 'data'),
         BOOTSTRAP_ADMIN_KEY: adminKey,
-        SEED_DEMO_DATA: 'false',
+        SEED_DEMO_DATA: undefined, // the default start: the demo catalogue is loaded
         LOG_LEVEL: 'info',
         SHUTDOWN_GRACE_MS: '10000',
         RATE_LIMIT_REDIS_PREFIX: redisPrefix,
@@ -134,6 +151,20 @@ describe('graceful shutdown under load (e2e)', () => {
         attempts: 240,
         intervalMs: 250,
       });
+      const postmaster = databaseUrl ? null : postmasterPid(dir);
+      if (!databaseUrl) expect(postmaster).not.toBeNull();
+
+      // The start path answers as a client first sees it.
+      expect((await send(agent, port, 'GET', '/health/live', {})).status).toBe(200);
+      expect((await send(agent, port, 'GET', '/pets', {})).status).toBe(401);
+      const demo = await send(agent, port, 'GET', '/pets', auth);
+      expect(demo.status).toBe(200);
+      expect((JSON.parse(demo.body) as unknown[]).length).toBeGreaterThan(0); // the demo catalogue
+      const metrics = await send(agent, port, 'GET', '/metrics', auth);
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toMatch(
+        /^http_request_duration_seconds_count\{method="GET",route="\/pets",status="200"\} 1$/m,
+      );
 
       const category = JSON.parse((await send(agent, port, 'POST', '/categories', auth, { name: 'Shutdown' })).body);
       const pet = JSON.parse(
@@ -227,9 +258,9 @@ describe('graceful shutdown under load (e2e)', () => {
       expect(server.output()).not.toContain(adminKey);
 
       if (!databaseUrl) {
-        // The embedded PostgreSQL stopped cleanly: no server left, no pid file.
-        const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
-        expect(existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : 'stopped').toBe('stopped');
+        // The embedded PostgreSQL stopped cleanly: its process is gone, no pid file left.
+        expect(alive(postmaster as number)).toBe(false);
+        expect(postmasterPid(dir) ?? 'stopped').toBe('stopped');
       }
     } finally {
       agent.destroy();

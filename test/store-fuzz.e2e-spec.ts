@@ -51,7 +51,8 @@ const jsonScalar = fc.oneof(
   fc.string(),
   fc.boolean(),
   fc.constant(null),
-  fc.date().map((d) => d.toISOString()),
+  // fast-check 4 also makes Invalid Dates unless told not to, and toISOString() throws on them.
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
 );
 const jsonValue = fc.oneof(
   { depthSize: 'small' },
