@@ -55,7 +55,7 @@ export class AppModule {
         RateLimitModule.forRootAsync({ inject: [appConfig.KEY], useFactory: rateLimitOptions }),
         ApiKeysModule,
         CategoriesModule,
-        PetsModule.forRoot({ stockModule: InventoryModule }),
+        PetsModule.forRoot({ inventoryModule: InventoryModule }),
         OrdersModule,
         InventoryModule,
         HealthModule,

@@ -7,7 +7,7 @@ import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
 import { PetNotFoundError } from '../../pets/index.js';
 import { InventoryService } from '../application/inventory.service.js';
-import type { InventoryItem } from '../domain/stock.repository.js';
+import type { InventoryItem } from '../domain/inventory.repository.js';
 import { InventoryItemDto, InventoryUpdateDto } from './dto/inventory-item.dto.js';
 import { ListInventoryQuery } from './dto/list-inventory.query.js';
 import { SetInventoryDto } from './dto/set-inventory.dto.js';
