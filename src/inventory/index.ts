@@ -3,6 +3,7 @@ export { type InventoryItem, INVENTORY_REPOSITORY, type InventoryRepository } fr
 export { type InventoryLine, restock } from './domain/inventory-line.js';
 export { InsufficientStockError } from './domain/inventory.errors.js';
 export { type InventoryChanged, inventoryLineEvents } from './domain/inventory.events.js';
-export { InventoryItemDto, InventoryUpdateDto } from './http/dto/inventory-item.dto.js';
+export { InventoryItemResponse } from './http/dto/inventory-item.response.js';
+export { SetInventoryDto } from './http/dto/set-inventory.dto.js';
 export { InventoryService } from './application/inventory.service.js';
 export { INVENTORY_ENTITIES, InventoryModule } from './inventory.module.js';
