@@ -69,7 +69,7 @@ export default {
       comment:
         'No import cycle that survives compilation: in a cycle, the file that starts it sees the others half-loaded, ' +
         'and a decorator or `@Module({ imports })` that reads one of their exports at load time throws. Two modules ' +
-        'that need each other: one declares a port, the other binds it (see PetStockLines).',
+        'that need each other: one declares a port, the other binds it (see PetInventoryLines).',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },

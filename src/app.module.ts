@@ -46,7 +46,7 @@ export class AppModule {
         RateLimitsModule,
         ApiKeysModule,
         CategoriesModule,
-        PetsModule.forRoot({ stockModule: InventoryModule }),
+        PetsModule.forRoot({ inventoryModule: InventoryModule }),
         OrdersModule,
         InventoryModule,
         HealthModule,

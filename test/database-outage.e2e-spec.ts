@@ -150,7 +150,7 @@ describe('database outage under load (e2e)', () => {
     expect(after.length).toBeGreaterThan(0);
     expect(after.filter((o) => o.status >= 300)).toEqual([]);
 
-    // Nothing half-written: every ordered unit left the stock, and every pet has its stock line.
+    // Nothing half-written: every ordered unit left the stock, and every pet has its inventory line.
     const [{ quantity }] = await t.db.query('SELECT quantity FROM inventory WHERE pet_id = $1', [petId]);
     const [{ units, orders }] = await t.db.query(
       'SELECT coalesce(sum(quantity), 0)::int AS units, count(*)::int AS orders FROM orders WHERE pet_id = $1',

@@ -16,7 +16,7 @@ import {
   InMemoryIdempotencyRepository,
   InMemoryOrderRepository,
   InMemoryPetRepository,
-  InMemoryStockRepository,
+  InMemoryInventoryRepository,
   InMemoryTables,
   InMemoryUnitOfWork,
 } from './fakes/index.js';
@@ -277,13 +277,13 @@ describe('an extension module: loyalty points, on the in-memory fakes', () => {
     tables = new LoyaltyTables();
     uow = new InMemoryUnitOfWork(tables);
     const pets = new InMemoryPetRepository(tables);
-    const stock = new InMemoryStockRepository(tables);
+    const inventory = new InMemoryInventoryRepository(tables);
     const categoryId = (await new InMemoryCategoryRepository(tables).create({ name: 'Dogs' })).id;
     pets.insert({ id: petId, name: 'Rex', categoryId, status: 'available' });
-    stock.setQuantity(petId, 5);
+    inventory.setQuantity(petId, 5);
     orders = new OrdersService(
       new InMemoryOrderRepository(tables),
-      stock,
+      inventory,
       new InMemoryIdempotencyRepository(tables),
       uow,
     );

@@ -59,7 +59,7 @@ describe('races between write paths on the same rows', () => {
     return times;
   }
 
-  /** The invariants of the store: every stock line has its pet, stock is never negative, no order lost its pet. */
+  /** The invariants of the store: every inventory line has its pet, stock is never negative, no order lost its pet. */
   async function expectConsistentRows(): Promise<void> {
     const orphans = await t.db.query(
       `SELECT (SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM pets p WHERE p.id = o.pet_id))::int AS orders,
@@ -91,7 +91,7 @@ describe('races between write paths on the same rows', () => {
     await expectConsistentRows();
   });
 
-  it('deleting a pet while it is restocked: 200/204/404 only, never a stock line without its pet', async () => {
+  it('deleting a pet while it is restocked: 200/204/404 only, never an inventory line without its pet', async () => {
     for (let round = 0; round < 5; round++) {
       const petId = await createPet(t, admin, { name: `Restocked ${round}`, categoryId });
       const restock = (quantity: number) => putStock(t, admin, petId, quantity).then(labelled('restock'));

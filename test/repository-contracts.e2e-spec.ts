@@ -1,5 +1,5 @@
 import { CATEGORY_REPOSITORY, type CategoryRepository } from '../src/categories/domain/category.repository.js';
-import { STOCK_REPOSITORY, type StockRepository } from '../src/inventory/domain/stock.repository.js';
+import { INVENTORY_REPOSITORY, type InventoryRepository } from '../src/inventory/domain/inventory.repository.js';
 import { ORDER_REPOSITORY, type OrderRepository } from '../src/orders/domain/order.repository.js';
 import { PET_REPOSITORY, type PetRepository } from '../src/pets/domain/pet.repository.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
@@ -26,7 +26,7 @@ describe('on PostgreSQL', () => {
     return {
       pets: t.app.get<PetRepository>(PET_REPOSITORY),
       categories: t.app.get<CategoryRepository>(CATEGORY_REPOSITORY),
-      stock: t.app.get<StockRepository>(STOCK_REPOSITORY),
+      inventory: t.app.get<InventoryRepository>(INVENTORY_REPOSITORY),
       orders: t.app.get<OrderRepository>(ORDER_REPOSITORY),
       uow: t.app.get<UnitOfWork>(UNIT_OF_WORK),
       ownerKeyId: (await issueStoreKey(t, ['read', 'write'])).id,

@@ -178,4 +178,3 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
 }
 
 export const appConfig = registerAs('app', () => loadAppConfig());
-export type AppConfigType = AppConfig;

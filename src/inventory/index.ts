@@ -1,8 +1,9 @@
 /** The inventory module's public entry: all that other modules and the composition root may import from it. */
-export { type InventoryItem, STOCK_REPOSITORY, type StockRepository } from './domain/stock.repository.js';
-export { cancelOrder, completeOrder, placeOrder, type StockLine } from './domain/stock-line.js';
-export { InsufficientStockError, PetNotAvailableError } from './domain/stock.errors.js';
-export { type StockChanged, stockLineEvents } from './domain/stock.events.js';
-export { InventoryItemDto, InventoryUpdateDto } from './http/dto/inventory-item.dto.js';
+export { type InventoryItem, INVENTORY_REPOSITORY, type InventoryRepository } from './domain/inventory.repository.js';
+export { type InventoryLine, restock } from './domain/inventory-line.js';
+export { InsufficientStockError } from './domain/inventory.errors.js';
+export { type InventoryChanged, inventoryLineEvents } from './domain/inventory.events.js';
+export { InventoryItemResponse } from './http/dto/inventory-item.response.js';
+export { SetInventoryDto } from './http/dto/set-inventory.dto.js';
 export { InventoryService } from './application/inventory.service.js';
 export { INVENTORY_ENTITIES, InventoryModule } from './inventory.module.js';

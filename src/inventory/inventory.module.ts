@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PET_STOCK_LINES } from '../pets/index.js';
+import { PET_INVENTORY_LINES } from '../pets/index.js';
 import { InventoryOrmEntity } from './infrastructure/inventory.orm-entity.js';
 import { InventoryService } from './application/inventory.service.js';
-import { STOCK_REPOSITORY } from './domain/stock.repository.js';
+import { INVENTORY_REPOSITORY } from './domain/inventory.repository.js';
 import { InventoryController } from './http/inventory.controller.js';
-import { TypeOrmStockRepository } from './infrastructure/typeorm-stock.repository.js';
+import { TypeOrmInventoryRepository } from './infrastructure/typeorm-inventory.repository.js';
 
 /** This module's tables, as TypeORM entities. */
 export const INVENTORY_ENTITIES = [InventoryOrmEntity];
@@ -17,13 +17,13 @@ export const INVENTORY_ENTITIES = [InventoryOrmEntity];
   providers: [
     InventoryService,
     {
-      provide: STOCK_REPOSITORY,
-      useFactory: (db: DataSource) => new TypeOrmStockRepository(db.manager),
+      provide: INVENTORY_REPOSITORY,
+      useFactory: (db: DataSource) => new TypeOrmInventoryRepository(db.manager),
       inject: [DataSource],
     },
     // The pets module's port to the lines kept here.
-    { provide: PET_STOCK_LINES, useExisting: STOCK_REPOSITORY },
+    { provide: PET_INVENTORY_LINES, useExisting: INVENTORY_REPOSITORY },
   ],
-  exports: [STOCK_REPOSITORY, PET_STOCK_LINES, InventoryService],
+  exports: [INVENTORY_REPOSITORY, PET_INVENTORY_LINES, InventoryService],
 })
 export class InventoryModule {}

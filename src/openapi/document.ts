@@ -3,8 +3,8 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { API_KEY_HEADER, API_KEY_SECURITY } from '@petstore/auth';
 import { ErrorBody } from '@petstore/errors';
 import type { AppConfig } from '../config/app.config.js';
-import { InventoryItemDto, InventoryUpdateDto } from '../inventory/index.js';
-import { OrderDto } from '../orders/index.js';
+import { InventoryItemResponse, SetInventoryDto } from '../inventory/index.js';
+import { OrderResponse } from '../orders/index.js';
 import { refineOperations } from './operations.js';
 import { refineSchemas } from './schemas.js';
 import { addSharedResponses } from './shared-responses.js';
@@ -46,7 +46,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   if (base.info.contact && !base.info.contact.url) delete base.info.contact.url;
 
   const document = SwaggerModule.createDocument(app, base, {
-    extraModels: [ErrorBody, OrderDto, InventoryItemDto, InventoryUpdateDto],
+    extraModels: [ErrorBody, OrderResponse, InventoryItemResponse, SetInventoryDto],
     // Fallback only: every operation should set its own `operationId` (e.g. `listPets`).
     operationIdFactory: (controller, method) => method + controller.replace(/Controller$/, ''),
   });

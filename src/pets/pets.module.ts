@@ -11,17 +11,17 @@ import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js
 export const PET_ENTITIES = [PetOrmEntity];
 
 export interface PetsModuleOptions {
-  /** A module that provides and exports `PET_STOCK_LINES` (the inventory module). */
-  readonly stockModule: NonNullable<ModuleMetadata['imports']>[number];
+  /** A module that provides and exports `PET_INVENTORY_LINES` (the inventory module). */
+  readonly inventoryModule: NonNullable<ModuleMetadata['imports']>[number];
 }
 
-/** The pet catalogue. The composition root hands it the module that keeps the pets' stock lines. */
+/** The pet catalogue. The composition root hands it the module that keeps the pets' inventory lines. */
 @Module({})
 export class PetsModule {
-  static forRoot({ stockModule }: PetsModuleOptions): DynamicModule {
+  static forRoot({ inventoryModule }: PetsModuleOptions): DynamicModule {
     return {
       module: PetsModule,
-      imports: [TypeOrmModule.forFeature(PET_ENTITIES), CategoriesModule, stockModule],
+      imports: [TypeOrmModule.forFeature(PET_ENTITIES), CategoriesModule, inventoryModule],
       controllers: [PetsController],
       providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
       exports: [PET_REPOSITORY, PetsService],

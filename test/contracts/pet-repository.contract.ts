@@ -1,5 +1,5 @@
 import type { CategoryRepository } from '../../src/categories/domain/category.repository.js';
-import type { StockRepository } from '../../src/inventory/domain/stock.repository.js';
+import type { InventoryRepository } from '../../src/inventory/domain/inventory.repository.js';
 import type { OrderRepository } from '../../src/orders/domain/order.repository.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../../src/pets/domain/pet.errors.js';
 import type { PetRepository } from '../../src/pets/domain/pet.repository.js';
@@ -9,7 +9,7 @@ import type { UnitOfWork } from '../../src/shared/unit-of-work/unit-of-work.js';
 export interface StoreUnderTest {
   readonly pets: PetRepository;
   readonly categories: CategoryRepository;
-  readonly stock: StockRepository;
+  readonly inventory: InventoryRepository;
   readonly orders: OrderRepository;
   readonly uow: UnitOfWork;
   /** An API key id that orders may name as their owner. */
@@ -35,7 +35,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     const create = (name: string, status: 'available' | 'pending' | 'sold' = 'available', category = categoryId) =>
       store.uow.run(async (tx) => {
         const pet = await store.pets.create({ name, categoryId: category, status }, tx);
-        await store.stock.createLine(pet.id, tx);
+        await store.inventory.createLine(pet.id, tx);
         return pet;
       });
 
@@ -78,7 +78,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       expect(await store.uow.run((tx) => store.pets.update({ ...pet, id: pet.id + 1000 }, tx))).toBeNull();
       expect(await store.uow.run((tx) => store.pets.delete(pet.id, tx))).toBe(true);
       expect(await store.pets.findById(pet.id)).toBeNull();
-      expect(await store.stock.findItem(pet.id)).toBeNull(); // its stock line went with it
+      expect(await store.inventory.findItem(pet.id)).toBeNull(); // its inventory line went with it
       expect(await store.uow.run((tx) => store.pets.delete(pet.id, tx))).toBe(false);
     });
 
@@ -92,31 +92,31 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     it('leaves nothing of a unit of work that failed', async () => {
       const failed = store.uow.run(async (tx) => {
         const pet = await store.pets.create({ name: 'Ghost', categoryId, status: 'available' }, tx);
-        await store.stock.createLine(pet.id, tx);
+        await store.inventory.createLine(pet.id, tx);
         throw new Error(`rolled back ${pet.id}`);
       });
       const id = Number(/rolled back (\d+)/.exec(String(await failed.catch((e: Error) => e.message)))?.[1]);
       expect(await store.pets.findById(id)).toBeNull();
-      expect(await store.stock.findItem(id)).toBeNull();
+      expect(await store.inventory.findItem(id)).toBeNull();
     });
 
-    it('locks and saves a stock line as one guarded change, status included', async () => {
+    it('locks and saves an inventory line as one guarded change, status included', async () => {
       const pet = await create('Stocked');
       await store.uow.run(async (tx) => {
-        const line = await store.stock.lock(pet.id, tx);
+        const line = await store.inventory.lock(pet.id, tx);
         expect(line).toEqual({ petId: pet.id, quantity: 0, status: 'available', openOrders: 0 });
-        if (line) await store.stock.save(line, { ...line, quantity: 3, status: 'pending' }, tx);
+        if (line) await store.inventory.save(line, { ...line, quantity: 3, status: 'pending' }, tx);
       });
-      expect(await store.stock.findItem(pet.id)).toEqual({ petId: pet.id, quantity: 3, status: 'pending' });
+      expect(await store.inventory.findItem(pet.id)).toEqual({ petId: pet.id, quantity: 3, status: 'pending' });
       expect((await store.pets.findById(pet.id))?.status).toBe('pending');
       await expect(
         store.uow.run(async (tx) => {
-          const line = await store.stock.lock(pet.id, tx);
-          if (line) await store.stock.save({ ...line, quantity: 10 }, { ...line, quantity: 0 }, tx);
+          const line = await store.inventory.lock(pet.id, tx);
+          if (line) await store.inventory.save({ ...line, quantity: 10 }, { ...line, quantity: 0 }, tx);
         }),
       ).rejects.toThrow(); // a delta that would take stock below zero is refused, whatever the caller believed
-      expect(await store.stock.findItem(pet.id)).toEqual({ petId: pet.id, quantity: 3, status: 'pending' });
-      expect(await store.uow.run((tx) => store.stock.lock(pet.id + 1000, tx))).toBeNull();
+      expect(await store.inventory.findItem(pet.id)).toEqual({ petId: pet.id, quantity: 3, status: 'pending' });
+      expect(await store.uow.run((tx) => store.inventory.lock(pet.id + 1000, tx))).toBeNull();
     });
   });
 }

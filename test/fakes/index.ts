@@ -2,7 +2,7 @@ import { InMemoryCategoryRepository } from './in-memory-category.repository.js';
 import { InMemoryIdempotencyRepository } from './in-memory-idempotency.repository.js';
 import { InMemoryOrderRepository } from './in-memory-order.repository.js';
 import { InMemoryPetRepository } from './in-memory-pet.repository.js';
-import { InMemoryStockRepository } from './in-memory-stock.repository.js';
+import { InMemoryInventoryRepository } from './in-memory-inventory.repository.js';
 import { InMemoryTables } from './in-memory-tables.js';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
 
@@ -15,20 +15,20 @@ export { InMemoryCategoryRepository } from './in-memory-category.repository.js';
 export { InMemoryIdempotencyRepository } from './in-memory-idempotency.repository.js';
 export { InMemoryOrderRepository } from './in-memory-order.repository.js';
 export { InMemoryPetRepository } from './in-memory-pet.repository.js';
-export { InMemoryStockRepository } from './in-memory-stock.repository.js';
+export { InMemoryInventoryRepository } from './in-memory-inventory.repository.js';
 export { ConstraintViolation, InMemoryTables } from './in-memory-tables.js';
 export { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
 
 /**
  * Every repository of the catalogue and the store over one set of in-memory tables
- * (so foreign keys, cascades and the pet status seen by stock lines hold across
+ * (so foreign keys, cascades and the pet status seen by inventory lines hold across
  * them), plus the unit of work that spans them.
  */
 export interface InMemoryDatabase {
   readonly tables: InMemoryTables;
   readonly categories: InMemoryCategoryRepository;
   readonly pets: InMemoryPetRepository;
-  readonly stock: InMemoryStockRepository;
+  readonly inventory: InMemoryInventoryRepository;
   readonly orders: InMemoryOrderRepository;
   readonly idempotency: InMemoryIdempotencyRepository;
   readonly uow: InMemoryUnitOfWork;
@@ -38,7 +38,7 @@ export function createInMemoryDatabase(): InMemoryDatabase {
   const tables = new InMemoryTables();
   const repositories = {
     pets: new InMemoryPetRepository(tables),
-    stock: new InMemoryStockRepository(tables),
+    inventory: new InMemoryInventoryRepository(tables),
     orders: new InMemoryOrderRepository(tables),
     idempotency: new InMemoryIdempotencyRepository(tables),
   };

@@ -37,7 +37,7 @@ export class AdminApiKeysController {
   async create(@Body() body: NewApiKeyDto, @Res({ passthrough: true }) res: Response): Promise<IssuedApiKeyResponse> {
     const { key, secret } = await this.keys.create(body);
     res.setHeader('Location', `/admin/api-keys/${key.id}`);
-    return Object.assign(new IssuedApiKeyResponse(), ApiKeyResponse.from(key), { key: secret });
+    return IssuedApiKeyResponse.from({ ...key, secret });
   }
 
   @Get()

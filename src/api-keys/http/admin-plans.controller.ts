@@ -23,9 +23,6 @@ export class AdminPlansController {
   })
   @ApiOkResponse({ type: [PlanResponse], description: 'Every plan' })
   list(): PlanResponse[] {
-    return PLAN_NAMES.map((name) => {
-      const limits = this.plans.limitsOf(name);
-      return limits ? { name, perMinute: limits.perMinute, perDay: limits.perDay } : { name };
-    });
+    return PLAN_NAMES.map((name) => PlanResponse.from(name, this.plans.limitsOf(name)));
   }
 }

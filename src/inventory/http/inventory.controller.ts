@@ -7,15 +7,13 @@ import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
 import { PetNotFoundError } from '../../pets/index.js';
 import { InventoryService } from '../application/inventory.service.js';
-import type { InventoryItem } from '../domain/stock.repository.js';
-import { InventoryItemDto, InventoryUpdateDto } from './dto/inventory-item.dto.js';
+import { InventoryItemResponse } from './dto/inventory-item.response.js';
 import { ListInventoryQuery } from './dto/list-inventory.query.js';
 import { SetInventoryDto } from './dto/set-inventory.dto.js';
 
 const PetId = new PositiveIdPipe((id) => new PetNotFoundError(id));
 
 const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
-const toDto = (item: InventoryItem): InventoryItemDto => Object.assign(new InventoryItemDto(), item);
 
 @ApiTags('Store')
 @Controller('store/inventory')
@@ -29,15 +27,15 @@ export class InventoryController {
     summary: 'List stock per pet',
     description: 'One entry per pet, ordered by pet id, filtered by `status`, paged by `limit` and `cursor`.',
   })
-  @ApiOkResponse({ type: [InventoryItemDto], description: 'One page of inventory entries' })
+  @ApiOkResponse({ type: [InventoryItemResponse], description: 'One page of inventory entries' })
   async list(
     @Query() query: ListInventoryQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<InventoryItemDto[]> {
+  ): Promise<InventoryItemResponse[]> {
     const page = await this.inventory.list(query.status, query.toPageRequest());
     setNextPageLink(req, res, page, (item) => item.petId);
-    return page.items.map(toDto);
+    return page.items.map(InventoryItemResponse.from);
   }
 
   @Get(':petId')
@@ -47,10 +45,10 @@ export class InventoryController {
     summary: "Get a pet's stock",
     description: 'The inventory entry of one pet: units in stock and the pet status.',
   })
-  @ApiOkResponse({ type: InventoryItemDto, description: 'The inventory entry' })
+  @ApiOkResponse({ type: InventoryItemResponse, description: 'The inventory entry' })
   @ApiErrors(NOT_FOUND)
-  async get(@Param('petId', PetId) petId: number): Promise<InventoryItemDto> {
-    return toDto(await this.inventory.get(petId));
+  async get(@Param('petId', PetId) petId: number): Promise<InventoryItemResponse> {
+    return InventoryItemResponse.from(await this.inventory.get(petId));
   }
 
   @Put(':petId')
@@ -61,14 +59,14 @@ export class InventoryController {
     description:
       'Quantity 0–1,000,000. Units make a `pending` or `sold` pet `available`; 0 makes an `available` pet `pending` while it has open orders, else `sold`.',
   })
-  @ApiBody({ type: InventoryUpdateDto })
-  @ApiOkResponse({ type: InventoryItemDto, description: 'The updated entry' })
+  @ApiBody({ type: SetInventoryDto })
+  @ApiOkResponse({ type: InventoryItemResponse, description: 'The updated entry' })
   @ApiErrors(NOT_FOUND)
   async set(
     @Param('petId', PetId) petId: number,
     @Body() body: SetInventoryDto,
     @CurrentApiKey() key: ApiKey,
-  ): Promise<InventoryItemDto> {
-    return toDto(await this.inventory.setQuantity(petId, body.quantity, key.id));
+  ): Promise<InventoryItemResponse> {
+    return InventoryItemResponse.from(await this.inventory.setQuantity(petId, body.quantity, key.id));
   }
 }

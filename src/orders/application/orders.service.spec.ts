@@ -1,7 +1,7 @@
 import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
-import { InsufficientStockError, PetNotAvailableError } from '../../inventory/index.js';
+import { InsufficientStockError } from '../../inventory/index.js';
 import type { PetStatus } from '../../pets/index.js';
 import type { OrderViewer } from '../domain/order.js';
 import {
@@ -9,6 +9,7 @@ import {
   OrderAlreadyCompleteError,
   OrderNotFoundError,
   OrderPetNotFoundError,
+  PetNotAvailableError,
 } from '../domain/order.errors.js';
 import { IdempotencyJanitor } from './idempotency-janitor.js';
 import { OrdersService } from './orders.service.js';
@@ -46,7 +47,7 @@ describe('OrdersService', () => {
     metrics = new RecordingStoreMetrics();
     service = new OrdersService(
       store.orders,
-      store.stock,
+      store.inventory,
       store.idempotency,
       store.uow,
       () => new Date(now.getTime()),
@@ -62,7 +63,7 @@ describe('OrdersService', () => {
     if (!store.tables.pets.has(petId)) {
       store.pets.insert({ id: petId, name: `Pet ${petId}`, categoryId, status: 'available' });
     }
-    store.stock.setQuantity(petId, quantity);
+    store.inventory.setQuantity(petId, quantity);
   }
 
   /** A staff edit of the pet's status (PUT/PATCH /pets), bypassing the store rules. */
@@ -81,15 +82,15 @@ describe('OrdersService', () => {
     };
   }
 
-  const status = (petId: number): PetStatus | undefined => store.stock.line(petId)?.status;
-  const quantity = (petId: number): number | undefined => store.stock.line(petId)?.quantity;
+  const status = (petId: number): PetStatus | undefined => store.inventory.line(petId)?.status;
+  const quantity = (petId: number): number | undefined => store.inventory.line(petId)?.quantity;
 
   describe('place', () => {
     it('creates an open order owned by the caller and takes the units from stock', async () => {
       const { order, replayed } = await service.place(alice, { petId: dog, quantity: 2 });
       expect(replayed).toBe(false);
       expect(order).toEqual({ id: 1, petId: dog, quantity: 2, shipDate: null, complete: false, ownerKeyId: 1 });
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 3, status: 'available', openOrders: 1 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 3, status: 'available', openOrders: 1 });
     });
 
     it('keeps a requested ship date', async () => {
@@ -100,7 +101,7 @@ describe('OrdersService', () => {
 
     it('makes the pet pending when the last unit is ordered', async () => {
       await service.place(alice, { petId: dog, quantity: 5 });
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'pending', openOrders: 1 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'pending', openOrders: 1 });
     });
 
     it('refuses short stock with INSUFFICIENT_STOCK (409) and changes nothing', async () => {
@@ -108,7 +109,7 @@ describe('OrdersService', () => {
       expect(error).toBeInstanceOf(InsufficientStockError);
       expect(STATUS_BY_KIND[error.kind]).toBe(409);
       expect(store.orders.all()).toEqual([]);
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'available', openOrders: 0 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'available', openOrders: 0 });
     });
 
     it.each(['pending', 'sold'] as const)('refuses a %s pet with PET_NOT_AVAILABLE (409)', async (s) => {
@@ -143,7 +144,7 @@ describe('OrdersService', () => {
       for (const r of results.filter((r) => r.status === 'rejected')) {
         expect(['INSUFFICIENT_STOCK', 'PET_NOT_AVAILABLE']).toContain((r.reason as DomainError).code);
       }
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'pending', openOrders: 5 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'pending', openOrders: 5 });
     });
   });
 
@@ -175,7 +176,7 @@ describe('OrdersService', () => {
       expect(await failure(service.complete(alice, bobsOrder))).toBeInstanceOf(OrderNotFoundError);
       expect(await failure(service.cancel(alice, bobsOrder))).toBeInstanceOf(OrderNotFoundError);
       expect((await service.get(bob, bobsOrder)).complete).toBe(false);
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 3, status: 'available', openOrders: 2 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 3, status: 'available', openOrders: 2 });
     });
 
     it('lets an admin key see, complete and cancel any order', async () => {
@@ -217,7 +218,7 @@ describe('OrdersService', () => {
       const { order } = await service.place(alice, { petId: dog, quantity: 2 });
       const done = await service.complete(alice, order.id);
       expect(done).toEqual({ ...order, complete: true, shipDate: now });
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 3, status: 'available', openOrders: 0 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 3, status: 'available', openOrders: 0 });
     });
 
     it('keeps a given ship date', async () => {
@@ -233,14 +234,14 @@ describe('OrdersService', () => {
       await service.complete(alice, a);
       expect(status(dog)).toBe('pending');
       await service.complete(bob, b);
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'sold', openOrders: 0 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'sold', openOrders: 0 });
     });
 
     it('ends sold when the last open orders complete concurrently', async () => {
       const ids = [];
       for (let i = 0; i < 5; i++) ids.push((await service.place(alice, { petId: dog, quantity: 1 })).order.id);
       await Promise.all(ids.map((id) => service.complete(alice, id)));
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'sold', openOrders: 0 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 0, status: 'sold', openOrders: 0 });
     });
 
     it('refuses a second completion with ORDER_ALREADY_COMPLETE (409), keeping the first ship date', async () => {
@@ -264,7 +265,7 @@ describe('OrdersService', () => {
       expect(status(dog)).toBe('pending');
       await service.cancel(alice, order.id);
       expect(await store.orders.findById(order.id)).toBeNull();
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'available', openOrders: 0 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'available', openOrders: 0 });
       expect(await failure(service.get(alice, order.id))).toBeInstanceOf(OrderNotFoundError);
     });
 
@@ -272,7 +273,7 @@ describe('OrdersService', () => {
       const { order } = await service.place(alice, { petId: dog, quantity: 2 });
       await setStatus(dog, 'sold');
       await service.cancel(alice, order.id);
-      expect(store.stock.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'sold', openOrders: 0 });
+      expect(store.inventory.line(dog)).toEqual({ petId: dog, quantity: 5, status: 'sold', openOrders: 0 });
     });
 
     it('refuses a complete order with ORDER_ALREADY_COMPLETE and returns no units', async () => {
@@ -451,7 +452,7 @@ describe('OrdersService', () => {
     it('an order records OrderPlaced and the stock change; the last unit also the status change', async () => {
       const { order } = await service.place(alice, { petId: cat, quantity: 1 });
       expect(store.uow.committedEvents).toEqual([
-        expect.objectContaining({ type: 'StockChanged', petId: cat, oldQuantity: 1, newQuantity: 0 }),
+        expect.objectContaining({ type: 'InventoryChanged', petId: cat, oldQuantity: 1, newQuantity: 0 }),
         expect.objectContaining({ type: 'PetStatusChanged', petId: cat, oldStatus: 'available', newStatus: 'pending' }),
         expect.objectContaining({ type: 'OrderPlaced', orderId: order.id, petId: cat, quantity: 1, actorKeyId: 1 }),
       ]);
@@ -480,7 +481,7 @@ describe('OrdersService', () => {
       expect(store.uow.committedEvents).toEqual([
         expect.objectContaining({ type: 'OrderCompleted', orderId: first.id, ownerKeyId: 1, actorKeyId: 3 }),
         expect.objectContaining({ type: 'OrderCancelled', orderId: second.id, quantity: 1, actorKeyId: 1 }),
-        expect.objectContaining({ type: 'StockChanged', petId: dog, oldQuantity: 2, newQuantity: 3 }),
+        expect.objectContaining({ type: 'InventoryChanged', petId: dog, oldQuantity: 2, newQuantity: 3 }),
       ]);
     });
 
@@ -489,7 +490,7 @@ describe('OrdersService', () => {
         throw new Error('subscriber failed');
       });
       await expect(service.place(alice, { petId: dog, quantity: 1 })).rejects.toThrow('subscriber failed');
-      expect(store.stock.line(dog)?.quantity).toBe(5);
+      expect(store.inventory.line(dog)?.quantity).toBe(5);
       expect(await store.orders.findPage({}, firstPage)).toMatchObject({ items: [] });
       expect(types()).toEqual([]);
     });

@@ -1,13 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@petstore/errors';
 import {
-  cancelOrder,
-  completeOrder,
-  placeOrder,
-  STOCK_REPOSITORY,
-  type StockLine,
-  stockLineEvents,
-  type StockRepository,
+  INVENTORY_REPOSITORY,
+  type InventoryLine,
+  inventoryLineEvents,
+  type InventoryRepository,
 } from '../../inventory/index.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
@@ -15,6 +12,7 @@ import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/un
 import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
 import { orderCancelled, orderCompleted, orderPlaced } from '../domain/order.events.js';
 import { canSee, type NewOrder, type Order, type OrderViewer } from '../domain/order.js';
+import { cancelOrder, completeOrder, placeOrder } from '../domain/order-rules.js';
 import {
   IdempotencyKeyReusedError,
   OrderAlreadyCompleteError,
@@ -45,14 +43,14 @@ interface Placement {
 
 /**
  * Use cases for orders: each store event runs in one transaction with the pet's
- * stock line locked. Events are reported to `StoreMetrics` once committed (a
+ * inventory line locked. Events are reported to `StoreMetrics` once committed (a
  * replayed answer or a rolled-back attempt reports nothing).
  */
 @Injectable()
 export class OrdersService {
   constructor(
     @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
-    @Inject(STOCK_REPOSITORY) private readonly stock: StockRepository,
+    @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
     @Inject(IDEMPOTENCY_REPOSITORY) private readonly idempotency: IdempotencyRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
@@ -96,10 +94,10 @@ export class OrdersService {
   async complete(viewer: OrderViewer, id: number, shipDate?: Date): Promise<Order> {
     const { petId } = await this.get(viewer, id);
     const completed = await this.uow.run(async (tx) => {
-      // Lock the stock line before touching the order: every use case locks in the
+      // Lock the inventory line before touching the order: every use case locks in the
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
-      const line = await this.stock.lock(petId, tx);
+      const line = await this.inventory.lock(petId, tx);
       const now = this.clock();
       const order = await this.orders.completeIfOpen(id, shipDate ?? now, tx);
       if (!order) throw await this.notOpen(tx, id);
@@ -114,7 +112,7 @@ export class OrdersService {
   async cancel(viewer: OrderViewer, id: number): Promise<void> {
     const { petId } = await this.get(viewer, id);
     await this.uow.run(async (tx) => {
-      const line = await this.stock.lock(petId, tx);
+      const line = await this.inventory.lock(petId, tx);
       const order = await this.orders.deleteIfOpen(id, tx);
       if (!order) throw await this.notOpen(tx, id);
       const now = this.clock();
@@ -125,7 +123,7 @@ export class OrdersService {
   }
 
   private async placeIn(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Placement> {
-    const line = await this.stock.lock(input.petId, tx);
+    const line = await this.inventory.lock(input.petId, tx);
     if (!line) throw new OrderPetNotFoundError(input.petId);
     const after = placeOrder(line, input.quantity);
     const now = this.clock();
@@ -135,16 +133,16 @@ export class OrdersService {
     return { order, stockOut: after.quantity === 0 };
   }
 
-  /** Saves a stock line's transition and records what it amounts to. */
+  /** Saves an inventory line's transition and records what it amounts to. */
   private async changeLine(
     tx: Transaction,
-    line: StockLine,
-    next: StockLine,
+    line: InventoryLine,
+    next: InventoryLine,
     actorKeyId: number,
     now: Date,
   ): Promise<void> {
-    await this.stock.save(line, next, tx);
-    for (const event of stockLineEvents(line, next, actorKeyId, now)) tx.record(event);
+    await this.inventory.save(line, next, tx);
+    for (const event of inventoryLineEvents(line, next, actorKeyId, now)) tx.record(event);
   }
 
   private reportPlaced(placement: Placement): void {

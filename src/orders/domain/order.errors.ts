@@ -32,3 +32,12 @@ export class IdempotencyKeyReusedError extends DomainError {
     super('This Idempotency-Key was already used with a different request body');
   }
 }
+
+/** An order for a pet that is not `available` (pending or sold). */
+export class PetNotAvailableError extends DomainError {
+  readonly code = 'PET_NOT_AVAILABLE';
+  readonly kind = 'conflict';
+  constructor(petId: number, status: string) {
+    super(`Pet ${petId} is ${status}, not available for ordering`);
+  }
+}

@@ -18,10 +18,9 @@ import { OrdersService } from '../application/orders.service.js';
 import type { OrderViewer } from '../domain/order.js';
 import { CompleteOrderDto } from './dto/complete-order.dto.js';
 import { ListOrdersQuery } from './dto/list-orders.query.js';
-import { OrderDto } from './dto/order.dto.js';
+import { OrderResponse } from './dto/order.response.js';
 import { PlaceOrderDto } from './dto/place-order.dto.js';
 import { idempotencyToken } from './idempotency-key.js';
-import { toOrderResponse } from './order.response.js';
 
 const OrderId = new PositiveIdPipe((id) => new OrderNotFoundError(id));
 
@@ -43,16 +42,16 @@ export class OrdersController {
     description:
       "The caller's orders (every key's for an admin key), ordered by id, filtered by `petId` and `complete`, paged by `limit` and `cursor`.",
   })
-  @ApiOkResponse({ type: [OrderDto], description: 'One page of orders' })
+  @ApiOkResponse({ type: [OrderResponse], description: 'One page of orders' })
   async list(
     @CurrentApiKey() key: ApiKey,
     @Query() query: ListOrdersQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<OrderDto[]> {
+  ): Promise<OrderResponse[]> {
     const page = await this.orders.list(viewerOf(key), query.toFilter(), query.toPageRequest());
     setNextPageLink(req, res, page);
-    return page.items.map(toOrderResponse);
+    return page.items.map(OrderResponse.from);
   }
 
   @Post()
@@ -72,7 +71,7 @@ export class OrdersController {
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   })
   @ApiBody({
-    type: OrderDto,
+    type: OrderResponse,
     description: 'The order: `petId` and `quantity` are required by the service',
     examples: {
       order: { summary: 'Two units of pet 1', value: { petId: 1, quantity: 2 } },
@@ -83,7 +82,7 @@ export class OrdersController {
     },
   })
   @ApiCreatedResponse({
-    type: OrderDto,
+    type: OrderResponse,
     description: 'The placed order (or, for a repeated Idempotency-Key, the first answer)',
     headers: {
       Location: { description: 'URL of the new order', schema: { type: 'string' } },
@@ -105,7 +104,7 @@ export class OrdersController {
     @Body() body: PlaceOrderDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<OrderDto> {
+  ): Promise<OrderResponse> {
     const { order, replayed } = await this.orders.place(
       viewerOf(key),
       { petId: body.petId, quantity: body.quantity, shipDate: body.shipDate ? new Date(body.shipDate) : undefined },
@@ -113,7 +112,7 @@ export class OrdersController {
     );
     res.setHeader('Location', `/store/orders/${order.id}`);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    return toOrderResponse(order);
+    return OrderResponse.from(order);
   }
 
   @Get(':orderId')
@@ -123,10 +122,10 @@ export class OrdersController {
     summary: 'Get an order',
     description: "One of the caller's orders (any order for an admin key); another key's order is 404.",
   })
-  @ApiOkResponse({ type: OrderDto, description: 'The order' })
+  @ApiOkResponse({ type: OrderResponse, description: 'The order' })
   @ApiErrors(NOT_FOUND)
-  async get(@CurrentApiKey() key: ApiKey, @Param('orderId', OrderId) id: number): Promise<OrderDto> {
-    return toOrderResponse(await this.orders.get(viewerOf(key), id));
+  async get(@CurrentApiKey() key: ApiKey, @Param('orderId', OrderId) id: number): Promise<OrderResponse> {
+    return OrderResponse.from(await this.orders.get(viewerOf(key), id));
   }
 
   @Patch(':orderId')
@@ -138,15 +137,15 @@ export class OrdersController {
     description:
       'Sets `complete` (one-way) and `shipDate` (default now). When the pet has no stock and no open order left, it becomes `sold`.',
   })
-  @ApiOkResponse({ type: OrderDto, description: 'The completed order' })
+  @ApiOkResponse({ type: OrderResponse, description: 'The completed order' })
   @ApiErrors(NOT_FOUND, ALREADY_COMPLETE)
   async complete(
     @CurrentApiKey() key: ApiKey,
     @Param('orderId', OrderId) id: number,
     @Body() body: CompleteOrderDto,
-  ): Promise<OrderDto> {
+  ): Promise<OrderResponse> {
     const shipDate = body.shipDate ? new Date(body.shipDate) : undefined;
-    return toOrderResponse(await this.orders.complete(viewerOf(key), id, shipDate));
+    return OrderResponse.from(await this.orders.complete(viewerOf(key), id, shipDate));
   }
 
   @Delete(':orderId')

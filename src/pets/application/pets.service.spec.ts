@@ -11,7 +11,7 @@ describe('PetsService', () => {
 
   beforeEach(async () => {
     store = createInMemoryDatabase();
-    service = new PetsService(store.pets, store.categories, store.stock, store.uow);
+    service = new PetsService(store.pets, store.categories, store.inventory, store.uow);
     dogs = (await store.categories.create({ name: 'Dogs' })).id;
     cats = (await store.categories.create({ name: 'Cats' })).id;
   });
@@ -57,7 +57,7 @@ describe('PetsService', () => {
 
     it("creates the pet's inventory entry with quantity 0 and the pet's status", async () => {
       const tom = await service.create({ name: 'Tom', categoryId: cats, status: 'pending' });
-      expect(await store.stock.findItem(tom.id)).toEqual({ petId: tom.id, quantity: 0, status: 'pending' });
+      expect(await store.inventory.findItem(tom.id)).toEqual({ petId: tom.id, quantity: 0, status: 'pending' });
     });
 
     it('creates the pet and its inventory entry together or not at all', async () => {
@@ -192,9 +192,9 @@ describe('PetsService', () => {
     it('keeps the inventory status equal to the pet status', async () => {
       const rex = await service.create({ name: 'Rex', categoryId: dogs });
       await service.patch(rex.id, { status: 'sold' });
-      expect((await store.stock.findItem(rex.id))?.status).toBe('sold');
+      expect((await store.inventory.findItem(rex.id))?.status).toBe('sold');
       await service.replace(rex.id, { name: 'Rex', categoryId: dogs });
-      expect((await store.stock.findItem(rex.id))?.status).toBe('available');
+      expect((await store.inventory.findItem(rex.id))?.status).toBe('available');
     });
 
     it('with no fields keeps the pet as it is (status is not reset)', async () => {
@@ -228,7 +228,7 @@ describe('PetsService', () => {
     it('removes the inventory entry with the pet', async () => {
       const rex = await service.create({ name: 'Rex', categoryId: dogs });
       await service.remove(rex.id);
-      expect(await store.stock.findItem(rex.id)).toBeNull();
+      expect(await store.inventory.findItem(rex.id)).toBeNull();
     });
 
     it('refuses while an order references the pet: 409 PET_HAS_ORDERS', async () => {
@@ -239,7 +239,7 @@ describe('PetsService', () => {
       expect(error).toBeInstanceOf(PetHasOrdersError);
       expect(error).toMatchObject({ code: 'PET_HAS_ORDERS', kind: 'conflict' });
       expect(await service.get(rex.id)).toEqual(rex);
-      expect(await store.stock.findItem(rex.id)).not.toBeNull();
+      expect(await store.inventory.findItem(rex.id)).not.toBeNull();
     });
 
     it('never reuses the id of a deleted pet', async () => {

@@ -5,7 +5,7 @@ import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet } from '../domain/pet.js';
 import { petStatusChanged } from '../domain/pet.events.js';
-import { PET_STOCK_LINES, type PetStockLines } from '../domain/pet-stock-lines.js';
+import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
 
@@ -15,7 +15,7 @@ export class PetsService {
   constructor(
     @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
-    @Inject(PET_STOCK_LINES) private readonly stock: PetStockLines,
+    @Inject(PET_INVENTORY_LINES) private readonly inventory: PetInventoryLines,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {}
@@ -32,10 +32,10 @@ export class PetsService {
 
   async create(draft: PetDraft): Promise<Pet> {
     await this.requireCategory(draft.categoryId);
-    // A pet is a stock-keeping line: it never exists without its inventory entry.
+    // A pet is an inventory line: it never exists without its inventory entry.
     return this.uow.run(async (tx) => {
       const pet = await this.pets.create(newPet(draft), tx);
-      await this.stock.createLine(pet.id, tx);
+      await this.inventory.createLine(pet.id, tx);
       return pet;
     });
   }
@@ -50,27 +50,27 @@ export class PetsService {
   }
 
   /**
-   * Deletes the pet and its stock line. The line is locked first, as every store
+   * Deletes the pet and its inventory line. The line is locked first, as every store
    * use case does, so a delete and an order placed at the same time take their
    * locks in one order and one waits for the other: the order then finds no pet
    * (422), or the delete finds the order (409 `PET_HAS_ORDERS`).
    */
   async remove(id: number): Promise<void> {
     await this.uow.run(async (tx) => {
-      await this.stock.lock(id, tx);
+      await this.inventory.lock(id, tx);
       if (!(await this.pets.delete(id, tx))) throw new PetNotFoundError(id);
     });
   }
 
   /**
-   * Reads, changes and writes the pet with its stock line locked, so an edit
+   * Reads, changes and writes the pet with its inventory line locked, so an edit
    * never writes back a status that an order changed meanwhile. A missing
    * category is found by the write itself (its foreign key), not by a query on
    * another connection while this one holds a lock.
    */
   private async edit(id: number, change: (pet: Pet) => Pet, actorKeyId: number | null): Promise<Pet> {
     return this.uow.run(async (tx) => {
-      await this.stock.lock(id, tx);
+      await this.inventory.lock(id, tx);
       const current = await this.pets.findById(id, tx);
       if (!current) throw new PetNotFoundError(id);
       const saved = await this.pets.update(change(current), tx);

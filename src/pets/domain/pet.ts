@@ -10,7 +10,7 @@ export interface PetDraft {
 /** A partial update: only the fields present change. */
 export type PetChanges = Partial<PetDraft>;
 
-/** A pet for sale: a stock-keeping line in one category. */
+/** A pet for sale: an inventory line in one category. */
 export interface Pet {
   readonly id: number;
   readonly name: string;

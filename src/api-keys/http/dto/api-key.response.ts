@@ -51,4 +51,8 @@ export class IssuedApiKeyResponse extends ApiKeyResponse {
     example: 'psk_Xk3f9aQe…',
   })
   key!: string;
+
+  static override from(issued: ApiKey & { readonly secret: string }): IssuedApiKeyResponse {
+    return Object.assign(new IssuedApiKeyResponse(), ApiKeyResponse.from(issued), { key: issued.secret });
+  }
 }

@@ -11,4 +11,11 @@ export class PlanResponse {
 
   @ApiPropertyOptional({ type: 'integer', format: 'int32', description: 'Requests per day (absent: per key)' })
   perDay?: number;
+
+  /** `limits` absent: the plan's quotas are set per key (enterprise). */
+  static from(name: string, limits: { readonly perMinute: number; readonly perDay: number } | null): PlanResponse {
+    const response = Object.assign(new PlanResponse(), { name });
+    if (limits) Object.assign(response, { perMinute: limits.perMinute, perDay: limits.perDay });
+    return response;
+  }
 }

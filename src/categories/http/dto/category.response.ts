@@ -13,6 +13,8 @@ export class CategoryResponse {
   description?: string;
 
   static from(category: Category): CategoryResponse {
-    return Object.assign(new CategoryResponse(), category);
+    const response = Object.assign(new CategoryResponse(), { id: category.id, name: category.name });
+    if (category.description !== undefined) response.description = category.description;
+    return response;
   }
 }

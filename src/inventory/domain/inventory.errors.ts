@@ -1,13 +1,6 @@
 import { DomainError } from '@petstore/errors';
 
-export class PetNotAvailableError extends DomainError {
-  readonly code = 'PET_NOT_AVAILABLE';
-  readonly kind = 'conflict';
-  constructor(petId: number, status: string) {
-    super(`Pet ${petId} is ${status}, not available for ordering`);
-  }
-}
-
+/** More units asked of an inventory line than it holds: an order's refusal, and the adapters' guard against negative stock. */
 export class InsufficientStockError extends DomainError {
   readonly code = 'INSUFFICIENT_STOCK';
   readonly kind = 'conflict';

@@ -1,8 +1,12 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import type { Order } from '../../domain/order.js';
 
-/** The seed's Order schema: no field is required in the document. */
+/**
+ * The seed's Order schema: no field is required in the document (it also documents
+ * the body of POST /store/orders, which `PlaceOrderDto` validates).
+ */
 @ApiSchema({ name: 'Order', description: 'An order for units of a pet' })
-export class OrderDto {
+export class OrderResponse {
   @ApiPropertyOptional({
     description: 'Unique order identifier',
     type: 'integer',
@@ -35,4 +39,16 @@ export class OrderDto {
 
   @ApiPropertyOptional({ description: 'Whether the order has been fulfilled', type: 'boolean', example: false })
   complete?: boolean;
+
+  /** The owner stays internal; an unset ship date is omitted. */
+  static from(order: Order): OrderResponse {
+    const response = Object.assign(new OrderResponse(), {
+      id: order.id,
+      petId: order.petId,
+      quantity: order.quantity,
+      complete: order.complete,
+    });
+    if (order.shipDate) response.shipDate = order.shipDate.toISOString();
+    return response;
+  }
 }

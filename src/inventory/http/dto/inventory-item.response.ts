@@ -1,8 +1,9 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { PET_STATUS_SCHEMA } from '../../../pets/index.js';
+import type { InventoryItem } from '../../domain/inventory.repository.js';
 
 @ApiSchema({ name: 'InventoryItem', description: 'Stock of one pet' })
-export class InventoryItemDto {
+export class InventoryItemResponse {
   @ApiProperty({ description: 'ID of the animal this entry tracks', type: 'integer', format: 'int64', example: 1 })
   petId!: number;
 
@@ -11,17 +12,12 @@ export class InventoryItemDto {
 
   @ApiProperty(PET_STATUS_SCHEMA)
   status!: string;
-}
 
-@ApiSchema({ name: 'InventoryUpdate', description: 'A new stock count' })
-export class InventoryUpdateDto {
-  @ApiProperty({
-    description: 'The new stock count',
-    type: 'integer',
-    format: 'int32',
-    minimum: 0,
-    maximum: 1_000_000,
-    example: 12,
-  })
-  quantity!: number;
+  static from(item: InventoryItem): InventoryItemResponse {
+    return Object.assign(new InventoryItemResponse(), {
+      petId: item.petId,
+      quantity: item.quantity,
+      status: item.status,
+    });
+  }
 }

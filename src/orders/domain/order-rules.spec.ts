@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { PET_STATUSES, type PetStatus } from '../../pets/index.js';
-import { cancelOrder, completeOrder, placeOrder, restock, type StockLine } from './stock-line.js';
-import { InsufficientStockError, PetNotAvailableError } from './stock.errors.js';
+import { InsufficientStockError, type InventoryLine, restock } from '../../inventory/index.js';
+import { cancelOrder, completeOrder, placeOrder } from './order-rules.js';
+import { PetNotAvailableError } from './order.errors.js';
 
-const line = (quantity: number, status: PetStatus = 'available', openOrders = 0): StockLine =>
+const line = (quantity: number, status: PetStatus = 'available', openOrders = 0): InventoryLine =>
   Object.freeze({ petId: 7, quantity, status, openOrders });
 
 function thrown(fn: () => unknown): unknown {
@@ -15,7 +16,7 @@ function thrown(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-describe('stock line (API.md section 3)', () => {
+describe('order rules on the inventory line (API.md section 3)', () => {
   describe('placeOrder', () => {
     it('reduces stock and counts the order while units remain; the pet stays available', () => {
       expect(placeOrder(line(5), 2)).toEqual({ petId: 7, quantity: 3, status: 'available', openOrders: 1 });
@@ -119,33 +120,6 @@ describe('stock line (API.md section 3)', () => {
     });
   });
 
-  describe('restock', () => {
-    it.each(PET_STATUSES)('with units makes a %s pet available', (status) => {
-      expect(restock(line(0, status, 1), 10)).toEqual({ petId: 7, quantity: 10, status: 'available', openOrders: 1 });
-    });
-
-    it('sets the count, it does not add to it', () => {
-      expect(restock(line(5), 2).quantity).toBe(2);
-    });
-
-    it('to 0 makes an available pet pending while it has open orders', () => {
-      expect(restock(line(5, 'available', 2), 0)).toEqual({ petId: 7, quantity: 0, status: 'pending', openOrders: 2 });
-    });
-
-    it('to 0 makes an available pet without open orders sold', () => {
-      expect(restock(line(5, 'available', 0), 0)).toEqual({ petId: 7, quantity: 0, status: 'sold', openOrders: 0 });
-    });
-
-    it.each([
-      ['pending', 0],
-      ['pending', 2],
-      ['sold', 0],
-      ['sold', 2],
-    ] as const)('to 0 leaves a %s pet (%i open orders) unchanged', (status, openOrders) => {
-      expect(restock(line(5, status, openOrders), 0)).toEqual({ petId: 7, quantity: 0, status, openOrders });
-    });
-  });
-
   describe('properties', () => {
     const status = fc.constantFrom(...PET_STATUSES);
     const anyLine = fc.record({
@@ -170,7 +144,7 @@ describe('stock line (API.md section 3)', () => {
     );
 
     /** Applies events the way the service does; returns the line and the still-open orders' units. */
-    function run(start: StockLine, events: Event[]): { line: StockLine; open: number[] } {
+    function run(start: InventoryLine, events: Event[]): { line: InventoryLine; open: number[] } {
       let current = start;
       const open: number[] = [];
       for (const e of events) {
@@ -208,7 +182,7 @@ describe('stock line (API.md section 3)', () => {
     it('placeOrder either refuses or leaves a non-negative stock with the units taken', () => {
       fc.assert(
         fc.property(anyLine, fc.integer({ min: 1, max: 1000 }), (start, units) => {
-          let next: StockLine;
+          let next: InventoryLine;
           try {
             next = placeOrder(start, units);
           } catch (error) {
@@ -257,7 +231,11 @@ describe('stock line (API.md section 3)', () => {
     it('every transition keeps the status one of the three PetStatus values', () => {
       fc.assert(
         fc.property(anyLine, fc.integer({ min: 0, max: 1000 }), (start, n) => {
-          const results: StockLine[] = [completeOrder(start), cancelOrder(start, Math.max(1, n)), restock(start, n)];
+          const results: InventoryLine[] = [
+            completeOrder(start),
+            cancelOrder(start, Math.max(1, n)),
+            restock(start, n),
+          ];
           for (const r of results) expect(PET_STATUSES).toContain(r.status);
         }),
       );

@@ -1,18 +1,18 @@
-import { InsufficientStockError } from '../../src/inventory/domain/stock.errors.js';
-import type { StockLine } from '../../src/inventory/domain/stock-line.js';
-import type { InventoryItem, StockRepository } from '../../src/inventory/domain/stock.repository.js';
+import { InsufficientStockError } from '../../src/inventory/domain/inventory.errors.js';
+import type { InventoryLine } from '../../src/inventory/domain/inventory-line.js';
+import type { InventoryItem, InventoryRepository } from '../../src/inventory/domain/inventory.repository.js';
 import type { PetStatus } from '../../src/pets/domain/pet-status.js';
 import { type Page, type PageRequest, toPage } from '../../src/shared/paging/page.js';
 import { foreignKeyViolation, InMemoryTables, keysetRows, uniqueViolation } from './in-memory-tables.js';
 
 /**
- * A faithful in-memory `StockRepository` over the shared tables: a line joins the
+ * A faithful in-memory `InventoryRepository` over the shared tables: a line joins the
  * inventory entry, the pet's status and its open orders; `save` applies the
  * quantity as a delta guarded against going negative (`InsufficientStockError`)
  * and writes the status to the pet only when it changed. Locking is the unit of
  * work's business: the in-memory one runs transactions one at a time.
  */
-export class InMemoryStockRepository implements StockRepository {
+export class InMemoryInventoryRepository implements InventoryRepository {
   constructor(readonly tables: InMemoryTables = new InMemoryTables()) {}
 
   async createLine(petId: number): Promise<void> {
@@ -28,7 +28,7 @@ export class InMemoryStockRepository implements StockRepository {
   }
 
   /** The line as `lock` reads it, synchronously (for assertions). */
-  line(petId: number): StockLine | null {
+  line(petId: number): InventoryLine | null {
     const quantity = this.tables.inventory.get(petId);
     const pet = this.tables.pets.get(petId);
     if (quantity === undefined || !pet) return null;
@@ -37,11 +37,11 @@ export class InMemoryStockRepository implements StockRepository {
     return { petId, quantity, status: pet.status, openOrders };
   }
 
-  async lock(petId: number): Promise<StockLine | null> {
+  async lock(petId: number): Promise<InventoryLine | null> {
     return this.line(petId);
   }
 
-  async save(previous: StockLine, next: StockLine): Promise<void> {
+  async save(previous: InventoryLine, next: InventoryLine): Promise<void> {
     const delta = next.quantity - previous.quantity;
     if (delta !== 0) {
       const current = this.tables.inventory.get(previous.petId);

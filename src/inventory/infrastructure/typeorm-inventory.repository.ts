@@ -4,9 +4,9 @@ import { managerOf } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
-import { InsufficientStockError } from '../domain/stock.errors.js';
-import type { StockLine } from '../domain/stock-line.js';
-import type { InventoryItem, StockRepository } from '../domain/stock.repository.js';
+import { InsufficientStockError } from '../domain/inventory.errors.js';
+import type { InventoryLine } from '../domain/inventory-line.js';
+import type { InventoryItem, InventoryRepository } from '../domain/inventory.repository.js';
 
 interface ItemRow {
   pet_id: string;
@@ -20,15 +20,15 @@ const toItem = (row: ItemRow): InventoryItem => ({
   status: row.status,
 });
 
-/** Stock lines over the `inventory` and `pets` tables; writes and locks in the given transaction. */
-export class TypeOrmStockRepository implements StockRepository {
+/** Inventory lines over the `inventory` and `pets` tables; writes and locks in the given transaction. */
+export class TypeOrmInventoryRepository implements InventoryRepository {
   constructor(private readonly db: EntityManager) {}
 
   async createLine(petId: number, tx: Transaction): Promise<void> {
     await managerOf(tx, this.db).query('INSERT INTO inventory (pet_id, quantity) VALUES ($1, 0)', [toInt8(petId)]);
   }
 
-  async lock(petId: number, tx: Transaction): Promise<StockLine | null> {
+  async lock(petId: number, tx: Transaction): Promise<InventoryLine | null> {
     const db = managerOf(tx, this.db);
     // Lock first, then read in a second statement: its snapshot is taken after the
     // lock is granted, so it sees what the previous holder committed.
@@ -46,7 +46,7 @@ export class TypeOrmStockRepository implements StockRepository {
     return { petId, quantity: row.quantity, status: row.status, openOrders: row.open_orders };
   }
 
-  async save(previous: StockLine, next: StockLine, tx: Transaction): Promise<void> {
+  async save(previous: InventoryLine, next: InventoryLine, tx: Transaction): Promise<void> {
     const db = managerOf(tx, this.db);
     const delta = next.quantity - previous.quantity;
     if (delta !== 0) {

@@ -1,10 +1,10 @@
 import { type PetStatus, petStatusChanged, type PetStatusChanged } from '../../pets/index.js';
 import type { DomainEvent } from '../../shared/domain-events/domain-event.js';
-import type { StockLine } from './stock-line.js';
+import type { InventoryLine } from './inventory-line.js';
 
 /** A pet's units in stock changed (an order, a cancellation, a restock), with the status before and after. */
-export interface StockChanged extends DomainEvent {
-  readonly type: 'StockChanged';
+export interface InventoryChanged extends DomainEvent {
+  readonly type: 'InventoryChanged';
   readonly petId: number;
   readonly oldQuantity: number;
   readonly newQuantity: number;
@@ -12,17 +12,17 @@ export interface StockChanged extends DomainEvent {
   readonly newStatus: PetStatus;
 }
 
-/** What a stock line's transition from `previous` to `next` amounts to: a stock change, a status change, both or none. */
-export function stockLineEvents(
-  previous: StockLine,
-  next: StockLine,
+/** What an inventory line's transition from `previous` to `next` amounts to: a stock change, a status change, both or none. */
+export function inventoryLineEvents(
+  previous: InventoryLine,
+  next: InventoryLine,
   actorKeyId: number | null,
   occurredAt: Date,
-): Array<StockChanged | PetStatusChanged> {
-  const events: Array<StockChanged | PetStatusChanged> = [];
+): Array<InventoryChanged | PetStatusChanged> {
+  const events: Array<InventoryChanged | PetStatusChanged> = [];
   if (next.quantity !== previous.quantity) {
     events.push({
-      type: 'StockChanged',
+      type: 'InventoryChanged',
       petId: previous.petId,
       oldQuantity: previous.quantity,
       newQuantity: next.quantity,

@@ -1,7 +1,7 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/index.js';
-import type { StockLine } from './stock-line.js';
+import type { InventoryLine } from './inventory-line.js';
 
 /** An inventory entry as clients see it: stock and the pet's status. */
 export interface InventoryItem {
@@ -16,13 +16,13 @@ export interface InventoryItem {
  * writes the change from `previous` to `next` (quantity as one guarded atomic
  * statement that can never make stock negative, status when it changed).
  */
-export interface StockRepository {
+export interface InventoryRepository {
   /** Creates the empty entry of a new pet. */
   createLine(petId: number, tx: Transaction): Promise<void>;
-  lock(petId: number, tx: Transaction): Promise<StockLine | null>;
-  save(previous: StockLine, next: StockLine, tx: Transaction): Promise<void>;
+  lock(petId: number, tx: Transaction): Promise<InventoryLine | null>;
+  save(previous: InventoryLine, next: InventoryLine, tx: Transaction): Promise<void>;
   findItem(petId: number): Promise<InventoryItem | null>;
   findPage(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>>;
 }
 
-export const STOCK_REPOSITORY = Symbol('StockRepository');
+export const INVENTORY_REPOSITORY = Symbol('InventoryRepository');
