@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Controller, Get, Module, Param } from '@nestjs/common';
 import { minutes, seconds, SkipThrottle, Throttle } from '@nestjs/throttler';
 import { Public, RequireScope } from '@petstore/auth';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { AppModule } from '../src/app.module.js';
+import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -83,29 +82,7 @@ class UnthrottledController {
 @Module({ controllers: [ThrottledController, UnthrottledController] })
 class ThrottleTestModule {}
 
-const REDIS_URL = process.env.REDIS_URL;
-const prefixes: string[] = [];
-const STORAGES: Array<[string, () => Record<string, string>]> = [['memory', () => ({ REDIS_URL: '' })]];
-if (REDIS_URL) {
-  STORAGES.push([
-    'redis',
-    () => {
-      const prefix = `rl-decorators:${randomUUID()}:`;
-      prefixes.push(prefix);
-      return { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix };
-    },
-  ]);
-}
-
-afterAll(async () => {
-  if (!REDIS_URL || prefixes.length === 0) return;
-  const redis = new Redis(REDIS_URL);
-  for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  await redis.quit();
-});
+const STORAGES = rateLimitStorages('rl-decorators');
 
 /** A free plan of 5 a minute, so a test can spend it quickly. */
 function plansFile(): string {

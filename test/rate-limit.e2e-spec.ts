@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RateLimitHealth } from '@petstore/rate-limit';
-import { Redis } from 'ioredis';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
 import { PlanTableService } from '../src/rate-limits/plan-table.js';
 import { eventually } from './support/eventually.js';
+import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -15,31 +14,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
  * in-process storage, and again on Redis when REDIS_URL is set (CI). Each app has
  * its own plans file and, on Redis, its own key prefix.
  */
-const REDIS_URL = process.env.REDIS_URL;
-const prefixes: string[] = [];
-
-type StorageEnv = () => Record<string, string>;
-const STORAGES: Array<[string, StorageEnv]> = [['memory', () => ({ REDIS_URL: '' })]];
-if (REDIS_URL) {
-  STORAGES.push([
-    'redis',
-    () => {
-      const prefix = `rl-e2e:${randomUUID()}:`;
-      prefixes.push(prefix);
-      return { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix };
-    },
-  ]);
-}
-
-afterAll(async () => {
-  if (!REDIS_URL || prefixes.length === 0) return;
-  const redis = new Redis(REDIS_URL);
-  for (const prefix of prefixes) {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  }
-  await redis.quit();
-});
+const STORAGES = rateLimitStorages('rl-e2e');
 
 const PLANS = `plans:
   free: { perMinute: 60, perDay: 1000 }
