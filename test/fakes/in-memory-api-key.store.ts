@@ -31,6 +31,8 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
   };
   /** Every record handed to `create`/`createIfNoneExist` and accepted, in order. */
   readonly records: NewApiKeyRecord[] = [];
+  /** While true, hash lookups fail as a stalled or unreachable key store's would (counted all the same). */
+  down = false;
   private readonly rows = new Map<number, StoredKey>();
   private lastId = 0;
   private readonly now: () => Date;
@@ -54,6 +56,7 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
 
   async findActiveByHash(hash: string): Promise<ApiKey | null> {
     this.calls.findActiveByHash++;
+    if (this.down) throw new Error('connection terminated');
     for (const row of this.rows.values()) {
       if (row.hash === hash && row.key.revokedAt === null) return copy(row.key);
     }

@@ -1,6 +1,5 @@
 import {
   ApiKeyResolver,
-  type ApiKey,
   type AuthenticatedRequest,
   authenticateRequest,
   hashApiKeySecret,
@@ -16,15 +15,6 @@ import { RateLimiter } from './rate-limiter.js';
 
 const SECRET = 'psk_middleware-test-secret-000000000000000000';
 const ADDRESS = '203.0.113.9';
-
-/** A key store whose hash lookups fail while `down` (a locked table, a dropped connection). */
-class StallingStore extends InMemoryApiKeyStore {
-  down = false;
-  override async findActiveByHash(hash: string): Promise<ApiKey | null> {
-    if (this.down) throw new Error('canceling statement due to statement timeout');
-    return super.findActiveByHash(hash);
-  }
-}
 
 /** The application's side, as the service composes it: clients by API key, else by address under the free plan. */
 const QUOTAS: Record<string, { perMinute: number; perDay: number }> = {
@@ -60,12 +50,12 @@ interface Sent {
 }
 
 describe('RateLimitMiddleware', () => {
-  let store: StallingStore;
+  let store: InMemoryApiKeyStore;
   let limiter: RateLimiter;
   let middleware: RateLimitMiddleware;
 
   beforeEach(async () => {
-    store = new StallingStore();
+    store = new InMemoryApiKeyStore();
     await store.create({
       name: 'paying',
       prefix: SECRET.slice(0, 12),
