@@ -71,15 +71,14 @@ export function decide(request: HitRequest, result: HitResult): RateLimitDecisio
       retryAfterSeconds: secondsUntil(banUntil, result.now),
     };
   }
-  const limited = result.outcome === 'limited';
+  return overWindows(result.outcome, windows, result.now);
+}
+
+/** A decision over `windows`: the binding window, and when to retry if refused. */
+function overWindows(outcome: HitOutcome, windows: WindowView[], now: number): RateLimitDecision {
+  const limited = outcome !== 'allowed';
   const binding = bindingWindow(windows, limited);
-  return {
-    outcome: result.outcome,
-    now: result.now,
-    windows,
-    binding,
-    retryAfterSeconds: limited ? secondsUntil(binding.resetAt, result.now) : null,
-  };
+  return { outcome, now, windows, binding, retryAfterSeconds: limited ? secondsUntil(binding.resetAt, now) : null };
 }
 
 /**
@@ -89,16 +88,7 @@ export function decide(request: HitRequest, result: HitResult): RateLimitDecisio
  */
 export function withRouteWindow(plan: RateLimitDecision | null, route: RateLimitDecision): RateLimitDecision {
   if (!plan) return route;
-  const windows = [...plan.windows, ...route.windows];
-  const limited = route.outcome !== 'allowed';
-  const binding = bindingWindow(windows, limited);
-  return {
-    outcome: route.outcome,
-    now: route.now,
-    windows,
-    binding,
-    retryAfterSeconds: limited ? secondsUntil(binding.resetAt, route.now) : null,
-  };
+  return overWindows(route.outcome, [...plan.windows, ...route.windows], route.now);
 }
 
 /**
