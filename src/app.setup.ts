@@ -5,7 +5,6 @@ import { ApiError } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app.config.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
@@ -17,7 +16,7 @@ import { ROOT_LOGGER } from './logging/root-logger.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
-import { privateCache } from './shared/http/private-cache.middleware.js';
+import { responseDefaults } from './shared/http/private-cache.middleware.js';
 
 /** Served by Swagger (below) to anyone: the only answers a shared cache may keep. */
 const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
@@ -30,13 +29,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
   answerRefusalsBeforeRouting(app, config);
-  // First: the request id and the request log line, then the duration metric, so
-  // that every request is logged and timed, whichever middleware answers it.
-  app.use(app.get(HttpLogging).middleware);
-  app.use(app.get(AppMetrics).middleware);
-  // Before anything can answer, so that refusals are private too.
-  app.use(privateCache(PUBLIC_DOCUMENTS));
-  app.use(helmet());
+  // First: the request id, the request log line and the duration metric (one listener for both),
+  // so that every request is logged and timed, whichever middleware answers it.
+  const logging = app.get(HttpLogging);
+  logging.observe(app.get(AppMetrics).recordRequest);
+  app.use(logging.middleware);
+  // Before anything can answer, so that refusals are private and carry the security headers too.
+  app.use(responseDefaults(PUBLIC_DOCUMENTS));
   // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
   if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);
   app.use(requireHost);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
+import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { assignRequestId } from '../shared/http/request-id.js';
@@ -22,12 +23,15 @@ export interface RequestLogFields {
   readonly req: Request;
 }
 
-function requestFields(req: Request, res: Response, durationMs: number): RequestLogFields {
+/** Told of every response once its connection is done with it: the request's route template and duration. */
+export type ResponseObserver = (req: Request, res: Response, route: string | undefined, durationMs: number) => void;
+
+function requestFields(req: Request, res: Response, route: string | undefined, durationMs: number): RequestLogFields {
   const code: unknown = res.locals.errorCode;
   const apiKeyId = (req as AuthenticatedRequest).apiKey?.id;
   return {
     method: req.method,
-    route: routeTemplate(req) ?? null,
+    route: route ?? null,
     status: res.statusCode,
     durationMs,
     ...(apiKeyId !== undefined ? { apiKeyId } : {}),
@@ -36,8 +40,8 @@ function requestFields(req: Request, res: Response, durationMs: number): Request
   };
 }
 
-function summary(req: Request, res: Response): string {
-  return `${req.method} ${routeTemplate(req) ?? redactUrl(req.path)} ${res.statusCode}`;
+function summary(req: Request, res: Response, route: string | undefined): string {
+  return `${req.method} ${route ?? redactUrl(req.path)} ${res.statusCode}`;
 }
 
 /** A key sent as `X-Request-Id` would be echoed and bound to every line: such an id is replaced, like a malformed one. */
@@ -49,32 +53,46 @@ function requestId(req: Request, res: Response): string {
 
 /**
  * The request logger, mounted first by `configureApp`. Per request it assigns the
- * request id (`X-Request-Id`: kept when valid, else generated), runs the rest of
- * the request in a logging context bound to it (one child logger: every line
- * logged through Nest's `Logger` during the request carries `reqId`), gives it a
- * `req.log` bound to the id (made on first use), and writes one line when the response ends (or the connection is
- * lost first): method, route template, status, duration, API key id, error code.
- * 5xx lines (and requests whose connection closed before the response ended) are
- * at level error; the exception filter logs their stack separately, through
- * `req.log`. No credential the client sent is logged (see `createRootLogger`).
+ * request id (`X-Request-Id`: kept when valid, else generated), gives the request a
+ * `req.log` bound to the id (made on first use: the exception filter logs a 5xx
+ * detail through it), and writes one line when the response ends (or the
+ * connection is lost first): method, route template, status, duration, API key id,
+ * error code. 5xx lines (and requests whose connection closed before the response
+ * ended) are at level error. No credential the client sent is logged (see
+ * `createRootLogger`). The same one listener tells the `ResponseObserver`s (the
+ * duration metric), so that a request costs one listener and one route lookup.
+ *
+ * At debug level (or below), every line logged through Nest's `Logger` during the
+ * request also carries `reqId`: the request runs in a logging context. Above it no
+ * context is opened: an AsyncLocalStorage would turn on promise hooks for every
+ * promise of every request, for the sake of lines that are mostly not written.
+ * Lines about a failed request still carry the id (they go through `req.log`).
  */
 @Injectable()
 export class HttpLogging {
   readonly middleware: (req: Request, res: Response, next: NextFunction) => void;
+  private readonly observers: ResponseObserver[] = [];
 
   constructor(
     @Inject(ROOT_LOGGER) private readonly root: Logger,
     context: PinoLogger,
   ) {
+    const bindContext = root.isLevelEnabled('debug');
     this.middleware = (req, res, next) => {
-      const started = Date.now();
+      const started = performance.now();
       const id = requestId(req, res);
       req.id = id;
-      res.once('close', () => this.write(req, res, Date.now() - started));
+      res.once('close', () => this.closed(req, res, performance.now() - started));
       // Made only when used (a 5xx detail): the root's child, so the root's serializers redact it.
       Object.defineProperty(req, 'log', { configurable: true, get: () => this.requestLogger(req, id) });
-      context.runInContext(next, { bindings: { reqId: id } });
+      if (bindContext) context.runInContext(next, { bindings: { reqId: id } });
+      else next();
     };
+  }
+
+  /** Adds `observer` to what every response's end tells. */
+  observe(observer: ResponseObserver): void {
+    this.observers.push(observer);
   }
 
   private requestLogger(req: Request, id: string): Logger {
@@ -83,10 +101,16 @@ export class HttpLogging {
     return log;
   }
 
+  private closed(req: Request, res: Response, durationMs: number): void {
+    const route = routeTemplate(req);
+    for (const observer of this.observers) observer(req, res, route, durationMs);
+    this.write(req, res, route, Math.round(durationMs));
+  }
+
   /** Through the root logger itself (its serializers redact `req`), with the id as a field: no child per request. */
-  private write(req: Request, res: Response, durationMs: number): void {
-    const line = { reqId: req.id, ...requestFields(req, res, durationMs) };
-    if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, summary(req, res));
-    else this.root.info(line, summary(req, res));
+  private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
+    const line = { reqId: req.id, ...requestFields(req, res, route, durationMs) };
+    if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, summary(req, res, route));
+    else this.root.info(line, summary(req, res, route));
   }
 }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ApiKeyResolver } from '@petstore/auth';
 import { DATABASE_LIMITS } from '../database/data-source-options.js';
-import { routeTemplate } from '../shared/http/route-template.js';
 import { readPoolStats } from './db-pool.js';
 
 /** A counter that reports a running total kept elsewhere (read when scraped, so the hot path only increments a number). */
@@ -123,14 +122,30 @@ export class AppMetrics {
     }).set(DATABASE_LIMITS.POOL_MAX);
   }
 
-  /** Express middleware (mounted early by `configureApp`): times every request until its response is sent. */
-  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
-    const end = this.requestDuration.startTimer();
-    res.once('finish', () => {
-      end({ method: req.method, route: routeTemplate(req) ?? UNMATCHED_ROUTE, status: String(res.statusCode) });
-    });
-    next();
+  /**
+   * Records a request's duration once its response is sent (told by the request
+   * logger's one listener, `HttpLogging.observe`); a response cut off by a lost
+   * connection is not timed. The labelled child of each (method, route, status) is
+   * kept, so that a request does not hash its labels again.
+   */
+  readonly recordRequest = (req: Request, res: Response, route: string | undefined, durationMs: number): void => {
+    if (!res.writableFinished) return;
+    const status = res.statusCode;
+    const key = `${req.method} ${status} ${route ?? UNMATCHED_ROUTE}`;
+    let child = this.durationByLabels.get(key);
+    if (!child) {
+      child = this.requestDuration.labels({
+        method: req.method,
+        route: route ?? UNMATCHED_ROUTE,
+        status: String(status),
+      });
+      this.durationByLabels.set(key, child);
+    }
+    child.observe(durationMs / 1000);
   };
+
+  /** One entry per label set the histogram has: bounded by the routes, Node's methods and the statuses. */
+  private readonly durationByLabels = new Map<string, { observe(value: number): void }>();
 
   /** The exposition text (Prometheus format) and its content type. */
   async scrape(): Promise<{ contentType: string; body: string }> {

@@ -1,5 +1,6 @@
 import { API_KEY_HEADER } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
+import { type HeaderList, helmetHeaders } from './security-headers.js';
 
 /** Any cache may keep the answer for its own client only, and must ask again (ETag: 304) before reusing it. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
@@ -15,16 +16,40 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 export function privateCache(
   publicPaths: readonly string[],
 ): (req: Request, res: Response, next: NextFunction) => void {
+  const mark = markPrivate(publicPaths);
+  return (req, res, next) => {
+    mark(req, res);
+    next();
+  };
+}
+
+/** What `privateCache` does, as a function for a middleware that does more. */
+export function markPrivate(publicPaths: readonly string[]): (req: Request, res: Response) => void {
   const exact = new Set(publicPaths);
   const below = publicPaths.map((path) => `${path}/`);
-  return (req, res, next) => {
+  return (req, res) => {
     const path = req.path;
-    if (!exact.has(path) && !below.some((prefix) => path.startsWith(prefix))) {
-      res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
-      // Appended to, not replaced by, what CORS adds later (Origin).
-      if (res.getHeader('Vary') === undefined) res.setHeader('Vary', API_KEY_HEADER);
-      else res.vary(API_KEY_HEADER);
-    }
+    if (exact.has(path) || below.some((prefix) => path.startsWith(prefix))) return;
+    res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+    // Appended to, not replaced by, what CORS adds later (Origin).
+    if (res.getHeader('Vary') === undefined) res.setHeader('Vary', API_KEY_HEADER);
+    else res.vary(API_KEY_HEADER);
+  };
+}
+
+/**
+ * The headers every response starts with, in one middleware: helmet's (computed
+ * once, see `helmetHeaders`) and, outside the public paths, the private cache
+ * policy of `privateCache`.
+ */
+export function responseDefaults(
+  publicPaths: readonly string[],
+  security: HeaderList = helmetHeaders(),
+): (req: Request, res: Response, next: NextFunction) => void {
+  const mark = markPrivate(publicPaths);
+  return (req, res, next) => {
+    for (const [name, value] of security) res.setHeader(name, value);
+    mark(req, res);
     next();
   };
 }
