@@ -1,5 +1,5 @@
 import type { NewOrder, Order } from '../../src/orders/domain/order.js';
-import type { OrderFilter, OrderRepository } from '../../src/orders/domain/order.repository.js';
+import type { OrderFilter, OrderRepository, StockPlacement } from '../../src/orders/domain/order.repository.js';
 import { type Page, type PageRequest, toPage } from '../../src/shared/paging/page.js';
 import { foreignKeyViolation, InMemoryTables, keysetRows } from './in-memory-tables.js';
 
@@ -47,6 +47,19 @@ export class InMemoryOrderRepository implements OrderRepository {
     });
     this.tables.orders.set(created.id, created);
     return created;
+  }
+
+  /** As the SQL adapter's one statement: the rule checked on the line as stored, then take, mark and insert. */
+  async placeFromStock(order: NewOrder, ownerKeyId: number): Promise<StockPlacement | null> {
+    const quantity = this.tables.inventory.get(order.petId);
+    const pet = this.tables.pets.get(order.petId);
+    if (quantity === undefined || !pet) return null;
+    const before = { petId: order.petId, quantity, status: pet.status };
+    if (pet.status !== 'available' || quantity < order.quantity) return { before, order: null };
+    const left = quantity - order.quantity;
+    this.tables.inventory.set(order.petId, left);
+    if (left === 0) this.tables.pets.set(pet.id, Object.freeze({ ...pet, status: 'pending' as const }));
+    return { before, order: await this.create(order, ownerKeyId) };
   }
 
   async completeIfOpen(id: number, shipDate: Date): Promise<Order | null> {

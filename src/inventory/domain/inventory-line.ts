@@ -13,6 +13,9 @@ export interface InventoryLine {
   readonly openOrders: number;
 }
 
+/** An inventory line without its count of open orders: what placing an order reads and changes. */
+export type StockLine = Omit<InventoryLine, 'openOrders'>;
+
 /**
  * Set the stock count (PUT inventory): units make a pending or sold pet available;
  * zero units take an available pet off sale, pending while orders are open, else sold.

@@ -1,6 +1,6 @@
 import { type PetStatus, petStatusChanged, type PetStatusChanged } from '../../pets/index.js';
 import type { DomainEvent } from '../../shared/domain-events/domain-event.js';
-import type { InventoryLine } from './inventory-line.js';
+import type { StockLine } from './inventory-line.js';
 
 /** A pet's units in stock changed (an order, a cancellation, a restock), with the status before and after. */
 export interface InventoryChanged extends DomainEvent {
@@ -14,8 +14,8 @@ export interface InventoryChanged extends DomainEvent {
 
 /** What an inventory line's transition from `previous` to `next` amounts to: a stock change, a status change, both or none. */
 export function inventoryLineEvents(
-  previous: InventoryLine,
-  next: InventoryLine,
+  previous: StockLine,
+  next: StockLine,
   actorKeyId: number | null,
   occurredAt: Date,
 ): Array<InventoryChanged | PetStatusChanged> {

@@ -1,4 +1,4 @@
-import { InsufficientStockError, type InventoryLine } from '../../inventory/index.js';
+import { InsufficientStockError, type InventoryLine, type StockLine } from '../../inventory/index.js';
 import { PetNotAvailableError } from './order.errors.js';
 
 /*
@@ -6,12 +6,15 @@ import { PetNotAvailableError } from './order.errors.js';
  * transitions, persisted by the inventory adapter inside the order's transaction.
  */
 
-/** Place an order: only while available and in stock; the last unit makes the pet pending. */
-export function placeOrder(line: InventoryLine, units: number): InventoryLine {
+/** Place an order: only while available and in stock; the last unit makes the pet pending (one more order open). */
+export function placeOrder(line: InventoryLine, units: number): InventoryLine;
+export function placeOrder(line: StockLine, units: number): StockLine;
+export function placeOrder(line: StockLine & { openOrders?: number }, units: number): StockLine | InventoryLine {
   if (line.status !== 'available') throw new PetNotAvailableError(line.petId, line.status);
   if (line.quantity < units) throw new InsufficientStockError(line.petId, line.quantity, units);
   const quantity = line.quantity - units;
-  return { ...line, quantity, openOrders: line.openOrders + 1, status: quantity === 0 ? 'pending' : line.status };
+  const placed = { ...line, quantity, status: quantity === 0 ? ('pending' as const) : line.status };
+  return line.openOrders === undefined ? placed : { ...placed, openOrders: line.openOrders + 1 };
 }
 
 /** Complete an open order: once stock is 0 and no order remains open, the pet is sold. */

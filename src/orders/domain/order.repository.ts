@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
+import type { StockLine } from '../../inventory/index.js';
 import type { NewOrder, Order } from './order.js';
 
 export interface OrderFilter {
@@ -17,10 +18,25 @@ export interface OrderRepository {
   findById(id: number, tx?: Transaction): Promise<Order | null>;
   findPage(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order>;
+  /**
+   * Places `order` against its pet's stock in one atomic step, holding the pet's
+   * inventory line lock for that step only: when the line allows it (`placeOrder`'s
+   * rule: available, enough units) the units are taken, the last unit makes the pet
+   * pending, and the order is inserted. Returns the line as it was before (read
+   * under the lock) and the order, null when the line refused it; null when the pet
+   * has no inventory line. The caller checks the outcome against the domain rule.
+   */
+  placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null>;
   /** Marks an open order complete; null when it is not open (missing or already complete). */
   completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null>;
   /** Deletes an open order; null when it is not open. */
   deleteIfOpen(id: number, tx: Transaction): Promise<Order | null>;
+}
+
+/** What `placeFromStock` did: the line it found, and the order it placed (null: it took nothing). */
+export interface StockPlacement {
+  readonly before: StockLine;
+  readonly order: Order | null;
 }
 
 export const ORDER_REPOSITORY = Symbol('OrderRepository');

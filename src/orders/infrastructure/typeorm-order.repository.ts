@@ -1,12 +1,14 @@
 import type { Repository } from 'typeorm';
-import { toInt8 } from '../../database/int8.js';
+import { fromInt8, toInt8 } from '../../database/int8.js';
+import { preparedRowsIn } from '../../database/prepared-sql.js';
 import { managerOf } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { NewOrder, Order } from '../domain/order.js';
-import type { OrderFilter, OrderRepository } from '../domain/order.repository.js';
+import type { OrderFilter, OrderRepository, StockPlacement } from '../domain/order.repository.js';
 import { OrderMapper } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
+import { PLACE_FROM_STOCK, type PlaceFromStockRow } from './place-from-stock.statement.js';
 
 /** Orders over TypeORM; writes in the given transaction. */
 export class TypeOrmOrderRepository implements OrderRepository {
@@ -35,6 +37,27 @@ export class TypeOrmOrderRepository implements OrderRepository {
     const rows = this.in(tx);
     const saved = await rows.save(rows.create(OrderMapper.toColumns(order, ownerKeyId)));
     return OrderMapper.toDomain(saved);
+  }
+
+  async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
+    const shipDate = order.shipDate ?? null;
+    const [row] = await preparedRowsIn<PlaceFromStockRow>(managerOf(tx, this.rows.manager), PLACE_FROM_STOCK, [
+      toInt8(order.petId),
+      order.quantity,
+      shipDate,
+      toInt8(ownerKeyId),
+    ]);
+    if (!row) return null;
+    const before = { petId: order.petId, quantity: row.quantity, status: row.status };
+    if (row.order_id === null) return { before, order: null };
+    const placed = {
+      id: fromInt8(row.order_id),
+      petId: order.petId,
+      quantity: order.quantity,
+      shipDate,
+      complete: false,
+    };
+    return { before, order: { ...placed, ownerKeyId } };
   }
 
   async completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null> {
