@@ -20,7 +20,7 @@
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
-//   PETSTORE_ENTRY      the built service (dist/src/main.js)
+//   PETSTORE_ENTRY      the built service (dist/petstore.mjs)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
