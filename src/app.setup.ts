@@ -62,8 +62,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     });
   }
   app.use(jsonBody);
-  const document = buildOpenApiDocument(app, config);
-  SwaggerModule.setup('docs', app, document, {
+  // Built on the first request for it (then kept): not part of the start-up.
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Petstore API',
