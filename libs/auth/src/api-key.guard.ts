@@ -18,16 +18,33 @@ export class ApiKeyGuard implements CanActivate {
     private readonly resolver: ApiKeyResolver,
   ) {}
 
+  /** What each route asks for, by controller class and handler (decorators are fixed once the app runs). */
+  private readonly needs = new WeakMap<object, WeakMap<object, Scope | 'public'>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'admin';
+    const scope = this.routeNeeds(context);
+    if (scope === 'public') return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = await this.authenticate(req);
     if (!hasScope(key, scope)) {
       throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation needs an API key with the '${scope}' scope`);
     }
     return true;
+  }
+
+  private routeNeeds(context: ExecutionContext): Scope | 'public' {
+    const [handler, controller] = [context.getHandler(), context.getClass()];
+    let byHandler = this.needs.get(controller);
+    if (!byHandler) this.needs.set(controller, (byHandler = new WeakMap()));
+    let needs = byHandler.get(handler);
+    if (needs === undefined) {
+      const targets = [handler, controller];
+      needs = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)
+        ? 'public'
+        : (this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'admin');
+      byHandler.set(handler, needs);
+    }
+    return needs;
   }
 
   private async authenticate(req: AuthenticatedRequest): Promise<ApiKey> {
