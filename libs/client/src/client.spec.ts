@@ -244,19 +244,23 @@ describe('createPetstoreClient', () => {
   describe('paging', () => {
     it('follows Link rel=next from page to page, keeping the query', async () => {
       const { sent, options } = fakeService(
-        reply(200, [pet(1), pet(2)], { headers: { Link: '</pets?limit=2&status=available&cursor=Mg>; rel="next"' } }),
-        reply(200, [pet(3), pet(4)], { headers: { Link: '</pets?limit=2&status=available&cursor=NA>; rel="next"' } }),
+        reply(200, [pet(1), pet(2)], {
+          headers: { Link: '</pets?limit=2&status=available&status=pending&cursor=Mg>; rel="next"' },
+        }),
+        reply(200, [pet(3), pet(4)], {
+          headers: { Link: '</pets?limit=2&status=available&status=pending&cursor=NA>; rel="next"' },
+        }),
         reply(200, [pet(5)]),
       );
       const client = createPetstoreClient(options);
       const ids: number[] = [];
-      for await (const item of client.paginate('/pets', { query: { limit: 2, status: ['available'] } }))
+      for await (const item of client.paginate('/pets', { query: { limit: 2, status: ['available', 'pending'] } }))
         ids.push(item.id);
       expect(ids).toEqual([1, 2, 3, 4, 5]);
       expect(sent.map((s) => new URL(s.url).search)).toEqual([
-        '?limit=2&status=available',
-        '?limit=2&status=available&cursor=Mg',
-        '?limit=2&status=available&cursor=NA',
+        '?limit=2&status=available&status=pending',
+        '?limit=2&status=available&status=pending&cursor=Mg',
+        '?limit=2&status=available&status=pending&cursor=NA',
       ]);
     });
 

@@ -12,5 +12,9 @@ describe('Link rel=next', () => {
 
   it('reads the query of a link', () => {
     expect(queryOf('/pets?limit=2&status=sold&cursor=Mg')).toEqual({ limit: '2', status: 'sold', cursor: 'Mg' });
+    expect(queryOf('/pets?status=sold&status=pending&cursor=Mg')).toEqual({
+      status: ['sold', 'pending'],
+      cursor: 'Mg',
+    });
   });
 });

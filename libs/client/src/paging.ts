@@ -7,7 +7,12 @@ export function nextLink(header: string | null): string | null {
   return null;
 }
 
-/** The query of a link (relative or absolute) as parameters. */
-export function queryOf(link: string): Record<string, string> {
-  return Object.fromEntries(new URL(link, 'http://link.invalid').searchParams);
+/** The query of a link (relative or absolute) as parameters; a repeated one (`status=a&status=b`) as a list. */
+export function queryOf(link: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URL(link, 'http://link.invalid').searchParams) {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return query;
 }
