@@ -176,6 +176,16 @@ describe('createPetstoreClient', () => {
       });
       expect(sent.map((s) => s.headers.get('Idempotency-Key'))).toEqual(['mine', 'mine']);
     });
+    it("names the order's operation in its error, the Idempotency-Key added or not", async () => {
+      const { options } = fakeService(
+        reply(409, { code: 'INSUFFICIENT_STOCK', message: 'Pet 1 has 0 unit(s) in stock; 1 requested', status: 409 }),
+      );
+      const client = createPetstoreClient(options);
+      const error = await client
+        .unwrap(client.POST('/store/orders', { body: { petId: 1, quantity: 1 } }))
+        .catch((e: unknown) => e);
+      expect(isPetstoreError(error, 'post', '/store/orders') && error.code).toBe('INSUFFICIENT_STOCK');
+    });
   });
 
   describe('pacing', () => {

@@ -24,7 +24,7 @@ export interface RetryingFetchOptions {
   readonly idempotencyKey: () => string;
   /** The operation of a request, when known (for errors). */
   readonly operationOf: (request: Request) => Operation | null;
-  /** Told of every response, with what it said about the quota. */
+  /** Told of every response, with what it said about the quota and the request as it was given. */
   readonly onResponse?: (response: Response, state: RateLimitState, request: Request) => void;
 }
 
@@ -120,7 +120,7 @@ export function retryingFetch(options: RetryingFetchOptions): (request: Request)
       const state = readRateLimit(response.headers, options.now());
       pacer.settle(state);
       lastState = state;
-      options.onResponse?.(response, state, request);
+      options.onResponse?.(response, state, original);
 
       if (response.status === 429) {
         const body = await bodyOf(response);
