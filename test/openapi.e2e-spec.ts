@@ -361,6 +361,96 @@ describe('OpenAPI document (e2e)', () => {
       expect(problems).toEqual([]);
     });
 
+    it("shows the service's own answers as examples: each failure below is the documented example, byte for byte", async () => {
+      await t.reset();
+      const read = await t.key(['read']);
+      const admin = await t.key(['read', 'write', 'admin'], 'enterprise');
+      const exampleOf = (method: string, path: string, status: number, code: string): Json =>
+        resolve(doc.paths[path][method].responses[String(status)]).content['application/json'].examples[code].value;
+      const cases: Array<[method: string, path: string, status: number, code: string, send: () => request.Test]> = [
+        ['get', '/pets/{petId}', 404, 'PET_NOT_FOUND', () => request(t.http).get('/pets/42').set('X-API-Key', read)],
+        [
+          'get',
+          '/categories/{categoryId}',
+          404,
+          'CATEGORY_NOT_FOUND',
+          () => request(t.http).get('/categories/7').set('X-API-Key', read),
+        ],
+        [
+          'get',
+          '/store/orders/{orderId}',
+          404,
+          'ORDER_NOT_FOUND',
+          () => request(t.http).get('/store/orders/7').set('X-API-Key', read),
+        ],
+        [
+          'delete',
+          '/admin/api-keys/{keyId}',
+          404,
+          'API_KEY_NOT_FOUND',
+          () => request(t.http).delete('/admin/api-keys/7').set('X-API-Key', admin),
+        ],
+        [
+          'post',
+          '/pets',
+          422,
+          'CATEGORY_NOT_FOUND',
+          () => request(t.http).post('/pets').set('X-API-Key', admin).send({ name: 'Rex', categoryId: 7 }),
+        ],
+        [
+          'post',
+          '/store/orders',
+          422,
+          'PET_NOT_FOUND',
+          () => request(t.http).post('/store/orders').set('X-API-Key', admin).send({ petId: 42, quantity: 1 }),
+        ],
+        ['get', '/pets', 401, 'UNAUTHENTICATED', () => request(t.http).get('/pets')],
+        ['get', '/pets', 401, 'INVALID_API_KEY', () => request(t.http).get('/pets').set('X-API-Key', 'psk_unknown')],
+        [
+          'post',
+          '/categories',
+          403,
+          'INSUFFICIENT_SCOPE',
+          () => request(t.http).post('/categories').set('X-API-Key', read).send({ name: 'Dogs' }),
+        ],
+        [
+          'post',
+          '/categories',
+          400,
+          'VALIDATION_FAILED',
+          () => request(t.http).post('/pets').set('X-API-Key', admin).send({ name: '', categoryId: 1 }),
+        ],
+        [
+          'post',
+          '/categories',
+          400,
+          'MALFORMED_JSON',
+          () =>
+            request(t.http)
+              .post('/categories')
+              .set('X-API-Key', admin)
+              .set('Content-Type', 'application/json')
+              .send('{"name":'),
+        ],
+        [
+          'post',
+          '/categories',
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          () =>
+            request(t.http).post('/categories').set('X-API-Key', admin).set('Content-Type', 'text/plain').send('Dogs'),
+        ],
+      ];
+      for (const [method, path, status, code, send] of cases) {
+        const res = await send();
+        expect({ case: `${method} ${path} ${code}`, status: res.status, body: res.body }).toEqual({
+          case: `${method} ${path} ${code}`,
+          status,
+          body: exampleOf(method, path, status, code),
+        });
+      }
+    });
+
     it('has a catalogue (x-error-codes) that is exactly the codes the service can produce', () => {
       const catalogue = Object.keys(doc['x-error-codes']).sort();
       expect(catalogue).toEqual(producibleCodes());
