@@ -65,6 +65,15 @@ export default {
       to: { path: '^$1/index\\.ts$' },
     },
     {
+      name: 'client-stands-alone',
+      comment:
+        'libs/client is published on its own (@petstore/client): it imports its own files and openapi-fetch only, ' +
+        'never the server (its types come from openapi.yaml, generated into libs/client/src/schema.ts).',
+      severity: 'error',
+      from: { path: '^libs/client/' },
+      to: { pathNot: ['^libs/client/', '(^|/)node_modules/openapi-fetch/'] },
+    },
+    {
       name: 'no-runtime-cycle',
       comment:
         'No import cycle that survives compilation: in a cycle, the file that starts it sees the others half-loaded, ' +

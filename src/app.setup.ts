@@ -69,6 +69,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     customSiteTitle: 'Petstore API',
+    // x-stability and x-sunset are part of what a reader must see.
+    swaggerOptions: { showExtensions: true },
   });
   return app;
 }

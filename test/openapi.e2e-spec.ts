@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import request from 'supertest';
 import { parse } from 'yaml';
@@ -135,7 +136,12 @@ describe('OpenAPI document (e2e)', () => {
 
   it('is the document committed as openapi.yaml (the one the linters check), but for the configured sunset', () => {
     const committed = parse(readFileSync('openapi.yaml', 'utf8'));
-    committed.paths['/pets/{petId}'].get['x-sunset'] = SUNSET;
+    const getPet = committed.paths['/pets/{petId}'].get;
+    const configured = (text: string) => text.replaceAll('2027-06-30T00:00:00.000Z', SUNSET);
+    getPet['x-sunset'] = SUNSET;
+    getPet.description = configured(getPet.description);
+    const sunsetExample = getPet.responses['410'].content['application/json'].examples.OPERATION_SUNSET.value;
+    sunsetExample.message = configured(sunsetExample.message);
     if (!isDeepStrictEqual(committed, doc)) {
       throw new Error('openapi.yaml is not the document the service serves: run `npm run openapi` and commit it');
     }
@@ -145,6 +151,11 @@ describe('OpenAPI document (e2e)', () => {
     const res = await request(t.http).get('/docs').redirects(2).expect(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.text).toMatch(/swagger-ui/i);
+  });
+
+  it('has Swagger UI show the vendor extensions (x-stability, x-sunset)', async () => {
+    const init = await request(t.http).get('/docs/swagger-ui-init.js').expect(200);
+    expect(init.text).toMatch(/"showExtensions":\s*true/);
   });
 
   describe('components.schemas', () => {
@@ -296,7 +307,8 @@ describe('OpenAPI document (e2e)', () => {
       for (const [status, response] of Object.entries(op.responses as Json)) {
         if (Number(status) < 400) continue;
         const schema = resolve(response).content?.['application/json']?.schema;
-        if (schema?.$ref !== ERROR_REF) wrong.push(`${id} ${status}`);
+        // The Error schema itself, with `code` narrowed to the codes this response lists.
+        if (schema?.allOf?.[0]?.$ref !== ERROR_REF) wrong.push(`${id} ${status}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -313,4 +325,208 @@ describe('OpenAPI document (e2e)', () => {
       }
     }
   });
+
+  describe('error codes', () => {
+    /** Every 4xx/5xx response of every operation, resolved, with where it is. */
+    const errorResponses = (): Array<{ at: string; status: number; response: Json }> =>
+      operations.flatMap(({ id, op }) =>
+        Object.entries(op.responses as Json)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([status, response]) => ({
+            at: `${id} ${status}`,
+            status: Number(status),
+            response: resolve(response),
+          })),
+      );
+
+    it('lists the codes of every error response in its schema, with one example per code', () => {
+      const problems: string[] = [];
+      for (const { at, status, response } of errorResponses()) {
+        const media = response.content?.['application/json'] ?? {};
+        const codes: string[] = media.schema?.allOf?.[1]?.properties?.code?.enum ?? [];
+        const examples: Json = media.examples ?? {};
+        if (codes.length === 0) problems.push(`${at}: lists no codes`);
+        if (media.example !== undefined) problems.push(`${at}: a single example instead of one per code`);
+        expect({ at, examples: Object.keys(examples).sort() }).toEqual({ at, examples: [...codes].sort() });
+        for (const [code, example] of Object.entries(examples)) {
+          expect({ at, code, value: example.value }).toEqual({
+            at,
+            code,
+            value: { code, message: expect.any(String), status },
+          });
+          expect(example.value.message.length).toBeGreaterThan(0);
+          if (!response.description.includes(`\`${code}\``)) problems.push(`${at}: description does not name ${code}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it("shows the service's own answers as examples: each failure below is the documented example, byte for byte", async () => {
+      await t.reset();
+      const read = await t.key(['read']);
+      const admin = await t.key(['read', 'write', 'admin'], 'enterprise');
+      const exampleOf = (method: string, path: string, status: number, code: string): Json =>
+        resolve(doc.paths[path][method].responses[String(status)]).content['application/json'].examples[code].value;
+      const cases: Array<[method: string, path: string, status: number, code: string, send: () => request.Test]> = [
+        ['get', '/pets/{petId}', 404, 'PET_NOT_FOUND', () => request(t.http).get('/pets/42').set('X-API-Key', read)],
+        [
+          'get',
+          '/categories/{categoryId}',
+          404,
+          'CATEGORY_NOT_FOUND',
+          () => request(t.http).get('/categories/7').set('X-API-Key', read),
+        ],
+        [
+          'get',
+          '/store/orders/{orderId}',
+          404,
+          'ORDER_NOT_FOUND',
+          () => request(t.http).get('/store/orders/7').set('X-API-Key', read),
+        ],
+        [
+          'delete',
+          '/admin/api-keys/{keyId}',
+          404,
+          'API_KEY_NOT_FOUND',
+          () => request(t.http).delete('/admin/api-keys/7').set('X-API-Key', admin),
+        ],
+        [
+          'post',
+          '/pets',
+          422,
+          'CATEGORY_NOT_FOUND',
+          () => request(t.http).post('/pets').set('X-API-Key', admin).send({ name: 'Rex', categoryId: 7 }),
+        ],
+        [
+          'post',
+          '/store/orders',
+          422,
+          'PET_NOT_FOUND',
+          () => request(t.http).post('/store/orders').set('X-API-Key', admin).send({ petId: 42, quantity: 1 }),
+        ],
+        ['get', '/pets', 401, 'UNAUTHENTICATED', () => request(t.http).get('/pets')],
+        ['get', '/pets', 401, 'INVALID_API_KEY', () => request(t.http).get('/pets').set('X-API-Key', 'psk_unknown')],
+        [
+          'post',
+          '/categories',
+          403,
+          'INSUFFICIENT_SCOPE',
+          () => request(t.http).post('/categories').set('X-API-Key', read).send({ name: 'Dogs' }),
+        ],
+        [
+          'post',
+          '/categories',
+          400,
+          'VALIDATION_FAILED',
+          () => request(t.http).post('/pets').set('X-API-Key', admin).send({ name: '', categoryId: 1 }),
+        ],
+        [
+          'post',
+          '/categories',
+          400,
+          'MALFORMED_JSON',
+          () =>
+            request(t.http)
+              .post('/categories')
+              .set('X-API-Key', admin)
+              .set('Content-Type', 'application/json')
+              .send('{"name":'),
+        ],
+        [
+          'post',
+          '/categories',
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          () =>
+            request(t.http).post('/categories').set('X-API-Key', admin).set('Content-Type', 'text/plain').send('Dogs'),
+        ],
+      ];
+      for (const [method, path, status, code, send] of cases) {
+        const res = await send();
+        expect({ case: `${method} ${path} ${code}`, status: res.status, body: res.body }).toEqual({
+          case: `${method} ${path} ${code}`,
+          status,
+          body: exampleOf(method, path, status, code),
+        });
+      }
+    });
+
+    it('has a catalogue (x-error-codes) that is exactly the codes the service can produce', () => {
+      const catalogue = Object.keys(doc['x-error-codes']).sort();
+      expect(catalogue).toEqual(producibleCodes());
+      const listed = new Set(
+        errorResponses().flatMap(({ response }) => Object.keys(response.content['application/json'].examples as Json)),
+      );
+      // Only the router's own answers (no operation matched) are in the catalogue without an operation.
+      expect(catalogue.filter((code) => !listed.has(code))).toEqual(['METHOD_NOT_ALLOWED', 'ROUTE_NOT_FOUND']);
+      for (const { status, response } of errorResponses()) {
+        for (const code of Object.keys(response.content['application/json'].examples as Json)) {
+          expect({ code, statuses: doc['x-error-codes'][code].statuses }).toEqual({
+            code,
+            statuses: expect.arrayContaining([status]),
+          });
+        }
+      }
+    });
+  });
+
+  it('refuses unknown fields in every request body schema (additionalProperties: false), nested objects included', () => {
+    const open: string[] = [];
+    const visit = (schema: Json, at: string): void => {
+      const target = resolve(schema);
+      if (target.type === 'object' || target.properties) {
+        if (target.additionalProperties !== false) open.push(at);
+        for (const [name, property] of Object.entries((target.properties ?? {}) as Json)) {
+          visit(property, `${at}.${name}`);
+        }
+      }
+      if (target.items) visit(target.items, `${at}[]`);
+      for (const part of target.allOf ?? []) visit(part, at);
+    };
+    const bodies = operations.filter(({ op }) => op.requestBody);
+    expect(bodies.length).toBeGreaterThan(5);
+    for (const { id, op } of bodies) {
+      for (const [type, media] of Object.entries(resolve(op.requestBody).content as Json)) {
+        visit(media.schema, `${id} ${type}`);
+      }
+    }
+    expect(open).toEqual([]);
+  });
+
+  it('shows the sunset date of the deprecated operation in its description', () => {
+    expect(doc.paths['/pets/{petId}'].get.description).toContain(SUNSET);
+  });
 });
+
+/**
+ * Every error code the service's code can answer with, read from the sources: the
+ * domain errors (`readonly code = '…'`), the edge errors (`new ApiError(status, '…'`,
+ * subclasses' `super(status, '…'`), and the bodies the filter and the server's own
+ * refusals build (`code: '…'`, the filter's status → code table). Left out: the
+ * document's own folder (it is what is checked) and the client library (not the service).
+ */
+const SKIPPED_DIRS = new Set([join('src', 'openapi'), join('libs', 'client')]);
+
+function producibleCodes(): string[] {
+  const patterns = [
+    /\breadonly code = '([A-Z][A-Z_]+)'/g,
+    /\b(?:new ApiError|super)\(\s*\d{3},\s*'([A-Z][A-Z_]+)'/g,
+    /\bcode: '([A-Z][A-Z_]+)'/g,
+    /^\s*\d{3}: '([A-Z][A-Z_]+)',$/gm,
+  ];
+  const codes = new Set<string>();
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(path)) walk(path);
+      } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts')) {
+        const text = readFileSync(path, 'utf8');
+        for (const pattern of patterns) for (const match of text.matchAll(pattern)) codes.add(match[1]);
+      }
+    }
+  };
+  walk('src');
+  walk('libs');
+  return [...codes].sort();
+}

@@ -5,13 +5,16 @@ import { ErrorBody } from '@petstore/errors';
 import type { AppConfig } from '../config/app.config.js';
 import { InventoryItemResponse, SetInventoryDto } from '../inventory/index.js';
 import { OrderResponse } from '../orders/index.js';
+import { typeErrorCodes } from './error-codes.js';
 import { refineOperations } from './operations.js';
+import { closeRequestBodies } from './request-bodies.js';
 import { refineSchemas } from './schemas.js';
 import { addSharedResponses } from './shared-responses.js';
 
 const DESCRIPTION = `Pets, categories, orders and inventory of a pet store over JSON/HTTP.
 
-Send your API key in the \`${API_KEY_HEADER}\` header. Every failure answers with the \`Error\` schema.
+Send your API key in the \`${API_KEY_HEADER}\` header. Every failure answers with the \`Error\` schema;
+each error response lists the codes it can carry, one example each, and \`x-error-codes\` is the catalogue of all codes.
 Lists are ordered by id and paged with \`limit\` and an opaque \`cursor\`; follow the \`Link: rel="next"\` header.
 Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`.
 
@@ -53,6 +56,8 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
   refineSchemas(document);
   refineOperations(document, { getPetByIdSunset: config.petsGetByIdSunset });
   addSharedResponses(document);
+  typeErrorCodes(document);
+  closeRequestBodies(document);
   return normalize(document);
 }
 

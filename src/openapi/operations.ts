@@ -1,4 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { errorBodyOf } from '@petstore/errors';
+import { OperationSunsetError } from '../pets/index.js';
 import { isJson, type Json, operationsOf } from './json.js';
 
 export interface OperationFacts {
@@ -19,10 +21,7 @@ export function refineOperations(document: OpenAPIObject, facts: OperationFacts)
     for (const parameter of parameters) typePathId(parameter);
     if (path.startsWith('/admin/')) operation['x-stability'] ??= 'beta';
     if (parameters.some((p) => p.in === 'query' && p.name === 'cursor')) documentNextLink(operation);
-    if (path === '/pets/{petId}' && method === 'get') {
-      operation.deprecated = true;
-      operation['x-sunset'] = facts.getPetByIdSunset.toISOString();
-    }
+    if (path === '/pets/{petId}' && method === 'get') deprecateGetPetById(operation, facts.getPetByIdSunset);
   }
 }
 
@@ -41,4 +40,20 @@ function documentNextLink(operation: Json): void {
   const ok = responses['200'];
   if (!isJson(ok)) return;
   ok.headers = { ...(isJson(ok.headers) ? ok.headers : {}), Link: { $ref: '#/components/headers/NextPageLink' } };
+}
+
+/**
+ * The configured sunset date, where a reader looks: `x-sunset`, the description
+ * (Swagger UI shows both) and the 410 example, which is the service's own message.
+ */
+function deprecateGetPetById(operation: Json, sunset: Date): void {
+  operation.deprecated = true;
+  operation['x-sunset'] = sunset.toISOString();
+  operation.description = `${String(operation.description)}\n\nSunset: ${sunset.toISOString()} (\`x-sunset\`).`;
+  const gone = isJson(operation.responses) ? operation.responses['410'] : undefined;
+  const media = isJson(gone) && isJson(gone.content) ? gone.content['application/json'] : undefined;
+  if (isJson(media) && isJson(media.examples) && isJson(media.examples.OPERATION_SUNSET)) {
+    const sample = new OperationSunsetError('GET /pets/{petId}', 'GET /pets?id=42', sunset);
+    media.examples.OPERATION_SUNSET.value = errorBodyOf(sample);
+  }
 }

@@ -1,4 +1,13 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { API_KEY_HEADER } from '@petstore/auth';
+import {
+  ApiError,
+  describeErrors,
+  type DocumentedError,
+  errorExamples,
+  OverloadedError,
+  ValidationFailedError,
+} from '@petstore/errors';
 import { byKey, isJson, type Json, operationsOf } from './json.js';
 
 const HEADERS: Record<string, Json> = {
@@ -41,71 +50,99 @@ const EVERY_RESPONSE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X
 const headerRefs = (names: readonly string[]): Json =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-function errorResponse(description: string, example: Json, extraHeaders: readonly string[] = []): Json {
+function errorResponse(cases: readonly DocumentedError[], extraHeaders: readonly string[] = []): Json {
   return {
-    description,
+    description: describeErrors(cases),
     headers: headerRefs([...EVERY_RESPONSE_HEADERS, ...extraHeaders]),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples: errorExamples(cases) } },
   };
 }
 
+// The samples carry the messages the service answers with (the guard, the filter, the
+// rate limiter, the parser refusals); the document shows them as they are.
+
 /** Failures every operation of a kind can produce, documented once as components. */
 const SHARED_RESPONSES: Record<string, Json> = {
-  BadRequest: errorResponse(
-    'Invalid parameters or body (`VALIDATION_FAILED`, naming every offending field) or malformed JSON (`MALFORMED_JSON`)',
-    {
-      code: 'VALIDATION_FAILED',
-      message: 'Invalid request: name must be longer than or equal to 1 characters',
-      status: 400,
-    },
-  ),
-  Unauthorized: errorResponse('No API key (`UNAUTHENTICATED`), or an unknown or revoked one (`INVALID_API_KEY`)', {
-    code: 'UNAUTHENTICATED',
-    message: 'Send an API key in the X-API-Key header',
-    status: 401,
-  }),
-  Forbidden: errorResponse("The API key lacks the operation's scope (`INSUFFICIENT_SCOPE`)", {
-    code: 'INSUFFICIENT_SCOPE',
-    message: "This operation needs an API key with the 'write' scope",
-    status: 403,
-  }),
-  RequestTimeout: errorResponse(
-    'The request did not arrive in time: headers within 10 s, the whole request within 30 s (`REQUEST_TIMEOUT`)',
-    {
-      code: 'REQUEST_TIMEOUT',
-      message: 'Request not received in time: the headers must arrive within 10 s, the whole request within 30 s',
-      status: 408,
-    },
-  ),
-  RequestHeadersTooLarge: errorResponse('The request line and headers exceed 16 KiB (`REQUEST_HEADERS_TOO_LARGE`)', {
-    code: 'REQUEST_HEADERS_TOO_LARGE',
-    message: 'The request line and headers exceed 16 KiB',
-    status: 431,
-  }),
-  PayloadTooLarge: errorResponse('The body exceeds 16 KiB (`PAYLOAD_TOO_LARGE`)', {
-    code: 'PAYLOAD_TOO_LARGE',
-    message: 'Request body exceeds the 16 KiB limit',
-    status: 413,
-  }),
-  UnsupportedMediaType: errorResponse('The body is not `application/json` (`UNSUPPORTED_MEDIA_TYPE`)', {
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'Request body must be application/json',
-    status: 415,
-  }),
+  BadRequest: errorResponse([
+    [
+      'Invalid parameters or body, naming every offending field',
+      new ValidationFailedError(['name must be longer than or equal to 1 characters']),
+    ],
+    ['The body is not valid JSON', new ApiError(400, 'MALFORMED_JSON', 'Request body is not valid JSON')],
+  ]),
+  Unauthorized: errorResponse([
+    ['No API key', new ApiError(401, 'UNAUTHENTICATED', `Send an API key in the ${API_KEY_HEADER} header`)],
+    ['An unknown or revoked API key', new ApiError(401, 'INVALID_API_KEY', 'The API key is unknown or revoked')],
+  ]),
+  Forbidden: errorResponse([
+    [
+      "The API key lacks the operation's scope",
+      new ApiError(403, 'INSUFFICIENT_SCOPE', "This operation needs an API key with the 'write' scope"),
+    ],
+  ]),
+  RequestTimeout: errorResponse([
+    [
+      'The request did not arrive in time: headers within 10 s, the whole request within 30 s',
+      new ApiError(
+        408,
+        'REQUEST_TIMEOUT',
+        'Request not received in time: the headers must arrive within 10 s, the whole request within 30 s',
+      ),
+    ],
+  ]),
+  RequestHeadersTooLarge: errorResponse([
+    [
+      'The request line and headers exceed 16 KiB',
+      new ApiError(431, 'REQUEST_HEADERS_TOO_LARGE', 'The request line and headers exceed 16 KiB'),
+    ],
+  ]),
+  PayloadTooLarge: errorResponse([
+    ['The body exceeds 16 KiB', new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds the 16 KiB limit')],
+  ]),
+  UnsupportedMediaType: errorResponse([
+    [
+      'The body is not `application/json`',
+      new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'),
+    ],
+  ]),
   TooManyRequests: errorResponse(
-    'Rate limit exceeded (`RATE_LIMIT_EXCEEDED`) or key banned (`API_KEY_BANNED`); wait `Retry-After` seconds',
-    { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', status: 429 },
+    [
+      [
+        'Rate limit exceeded; wait `Retry-After` seconds',
+        new ApiError(
+          429,
+          'RATE_LIMIT_EXCEEDED',
+          'Rate limit exceeded: 60 requests per minute for this API key; retry in 42 s',
+        ),
+      ],
+      [
+        'The key (or address) is banned for sending on after repeated 429s; wait `Retry-After` seconds',
+        new ApiError(
+          429,
+          'API_KEY_BANNED',
+          'Banned for sending on after repeated 429 responses: this API key may send again in 900 s',
+        ),
+      ],
+    ],
     ['Retry-After'],
   ),
-  InternalError: errorResponse('Unexpected error (`INTERNAL_ERROR`); details are logged under the `X-Request-Id`', {
-    code: 'INTERNAL_ERROR',
-    message: 'An unexpected error occurred',
-    status: 500,
-  }),
+  InternalError: errorResponse([
+    [
+      'Unexpected error; details are logged under the `X-Request-Id`',
+      new ApiError(500, 'INTERNAL_ERROR', 'An unexpected error occurred'),
+    ],
+  ]),
   ServiceUnavailable: errorResponse(
-    'The database or another required dependency is down (`SERVICE_UNAVAILABLE`), or the service is overloaded and ' +
-      'shed the request before queuing it long (`OVERLOADED`); retry after `Retry-After` seconds',
-    { code: 'SERVICE_UNAVAILABLE', message: 'A required dependency is unavailable; retry shortly', status: 503 },
+    [
+      [
+        'The database or another required dependency is down; retry after `Retry-After` seconds',
+        new ApiError(503, 'SERVICE_UNAVAILABLE', 'A required dependency is unavailable; retry shortly'),
+      ],
+      [
+        'The service is overloaded and shed the request before queuing it long; retry after `Retry-After` seconds',
+        new OverloadedError('12 requests already wait for a database connection'),
+      ],
+    ],
     ['Retry-After'],
   ),
 };

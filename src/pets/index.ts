@@ -1,6 +1,6 @@
 /** The pets module's public entry: all that other modules and the composition root may import from it. */
 export { PET_STATUSES, type PetStatus } from './domain/pet-status.js';
-export { PetNotFoundError } from './domain/pet.errors.js';
+export { OperationSunsetError, PetNotFoundError } from './domain/pet.errors.js';
 export { petStatusChanged, type PetStatusChanged } from './domain/pet.events.js';
 export { PET_INVENTORY_LINES, type PetInventoryLines } from './domain/pet-inventory-lines.js';
 export { PET_STATUS_SCHEMA } from './http/dto/new-pet.dto.js';

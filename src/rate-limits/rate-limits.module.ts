@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApiKeyResolver } from '@petstore/auth';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
+import { CLOCK, type Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
 import { PlanTableService } from './plan-table.js';
@@ -16,6 +17,7 @@ export function rateLimitOptions(
   resolver: ApiKeyResolver,
   plans: PlanTableService,
   observer: PrometheusRateLimitObserver,
+  clock?: Clock,
 ): RateLimitOptions<ApiClient> {
   const { enabled, redisUrl, redisKeyPrefix, failOpen, banThresholdMultiplier, banDurationSeconds } = config.rateLimit;
   return {
@@ -32,6 +34,8 @@ export function rateLimitOptions(
     failOpen,
     banThresholdMultiplier,
     banDurationSeconds,
+    // A test's clock (CLOCK), when it provides one, moves the in-process windows too.
+    now: clock ? () => clock().getTime() : undefined,
   };
 }
 
@@ -45,7 +49,13 @@ export function rateLimitOptions(
     PlansModule,
     RateLimitModule.forRootAsync({
       imports: [PlansModule],
-      inject: [appConfig.KEY, ApiKeyResolver, PlanTableService, PrometheusRateLimitObserver],
+      inject: [
+        appConfig.KEY,
+        ApiKeyResolver,
+        PlanTableService,
+        PrometheusRateLimitObserver,
+        { token: CLOCK, optional: true },
+      ],
       useFactory: rateLimitOptions,
     }),
   ],

@@ -34,8 +34,8 @@ export class RateLimitModule {
       {
         provide: STORAGE,
         inject: [OPTIONS],
-        useFactory: ({ redis }: RateLimitOptions): RateLimitStorage => {
-          if (!redis) return new MemoryRateLimitStorage();
+        useFactory: ({ redis, now }: RateLimitOptions): RateLimitStorage => {
+          if (!redis) return new MemoryRateLimitStorage(now);
           return new RedisRateLimitStorage({
             url: redis.url,
             keyPrefix: redis.keyPrefix,
@@ -50,7 +50,13 @@ export class RateLimitModule {
         provide: RateLimiter,
         inject: [STORAGE, OPTIONS],
         useFactory: (storage: RateLimitStorage, o: RateLimitOptions) =>
-          new RateLimiter(o.quotaOf, storage, o, storage.kind === 'memory' ? null : new MemoryRateLimitStorage()),
+          new RateLimiter(
+            o.quotaOf,
+            storage,
+            o,
+            storage.kind === 'memory' ? null : new MemoryRateLimitStorage(o.now),
+            o.now,
+          ),
       },
       { provide: RateLimitHealth, inject: [STORAGE], useFactory: (s: RateLimitStorage) => new RateLimitHealth(s) },
       {

@@ -67,4 +67,6 @@ export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClie
   /** A client is banned after more than this × its per-minute quota of refusals within a minute. */
   readonly banThresholdMultiplier: number;
   readonly banDurationSeconds: number;
+  /** The clock of the in-process counters, ms since the epoch (default `Date.now`; tests move it). Redis keeps its own. */
+  readonly now?: () => number;
 }

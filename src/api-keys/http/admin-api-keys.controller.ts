@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '@petstore/auth';
+import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
@@ -14,7 +15,7 @@ import { NewApiKeyDto } from './dto/new-api-key.dto.js';
 
 const KeyId = new PositiveIdPipe((id) => new ApiKeyNotFoundError(id));
 
-const NOT_FOUND = [404, 'No API key has this id (`API_KEY_NOT_FOUND`)'] as const;
+const NOT_FOUND: DocumentedError = ['No API key has this id', new ApiKeyNotFoundError(7)];
 
 @ApiTags('Store')
 @Controller('admin/api-keys')

@@ -1,20 +1,24 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '@petstore/auth';
+import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
 import { ApiErrors } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PageQuery } from '../../shared/http/page.query.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
-import { CategoryNotFoundError } from '../domain/category.errors.js';
+import { CategoryInUseError, CategoryNameTakenError, CategoryNotFoundError } from '../domain/category.errors.js';
 import { CategoriesService } from '../application/categories.service.js';
 import { CategoryResponse } from './dto/category.response.js';
 import { NewCategoryDto } from './dto/new-category.dto.js';
 
 const CategoryId = new PositiveIdPipe((id) => new CategoryNotFoundError(id));
 
-const NOT_FOUND = [404, 'No category has this id (`CATEGORY_NOT_FOUND`)'] as const;
-const NAME_TAKEN = [409, 'Another category has this name, ignoring case (`CATEGORY_NAME_TAKEN`)'] as const;
+const NOT_FOUND: DocumentedError = ['No category has this id', new CategoryNotFoundError(7)];
+const NAME_TAKEN: DocumentedError = [
+  'Another category has this name, ignoring case',
+  new CategoryNameTakenError('Dogs'),
+];
 
 @ApiTags('Pets')
 @Controller('categories')
@@ -90,7 +94,7 @@ export class CategoriesController {
     description: 'Refused while pets belong to the category.',
   })
   @ApiNoContentResponse({ description: 'The category was deleted' })
-  @ApiErrors(NOT_FOUND, [409, 'Pets still belong to the category (`CATEGORY_IN_USE`)'])
+  @ApiErrors(NOT_FOUND, ['Pets still belong to the category', new CategoryInUseError(7)])
   async remove(@Param('categoryId', CategoryId) id: number): Promise<void> {
     await this.categories.remove(id);
   }

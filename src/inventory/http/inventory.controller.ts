@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { type ApiKey, CurrentApiKey, RequireScope } from '@petstore/auth';
+import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
 import { ApiErrors } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
@@ -13,7 +14,7 @@ import { SetInventoryDto } from './dto/set-inventory.dto.js';
 
 const PetId = new PositiveIdPipe((id) => new PetNotFoundError(id));
 
-const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
+const NOT_FOUND: DocumentedError = ['No pet has this id', new PetNotFoundError(42)];
 
 @ApiTags('Store')
 @Controller('store/inventory')

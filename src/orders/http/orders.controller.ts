@@ -9,11 +9,19 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { type ApiKey, CurrentApiKey, hasScope, RequireScope } from '@petstore/auth';
+import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
-import { OrderNotFoundError } from '../domain/order.errors.js';
+import { InsufficientStockError } from '../../inventory/index.js';
+import {
+  IdempotencyKeyReusedError,
+  OrderAlreadyCompleteError,
+  OrderNotFoundError,
+  OrderPetNotFoundError,
+  PetNotAvailableError,
+} from '../domain/order.errors.js';
 import { OrdersService } from '../application/orders.service.js';
 import type { OrderViewer } from '../domain/order.js';
 import { CompleteOrderDto } from './dto/complete-order.dto.js';
@@ -24,8 +32,8 @@ import { idempotencyToken } from './idempotency-key.js';
 
 const OrderId = new PositiveIdPipe((id) => new OrderNotFoundError(id));
 
-const NOT_FOUND = [404, 'No order with this id is visible to this key (`ORDER_NOT_FOUND`)'] as const;
-const ALREADY_COMPLETE = [409, 'The order is already complete (`ORDER_ALREADY_COMPLETE`)'] as const;
+const NOT_FOUND: DocumentedError = ['No order with this id is visible to this key', new OrderNotFoundError(7)];
+const ALREADY_COMPLETE: DocumentedError = ['The order is already complete', new OrderAlreadyCompleteError(7)];
 
 const viewerOf = (key: ApiKey): OrderViewer => ({ keyId: key.id, admin: hasScope(key, 'admin') });
 
@@ -93,11 +101,10 @@ export class OrdersController {
     },
   })
   @ApiErrors(
-    [
-      409,
-      'The pet is not available (`PET_NOT_AVAILABLE`), stock is short (`INSUFFICIENT_STOCK`), or the Idempotency-Key was used with another body (`IDEMPOTENCY_KEY_REUSED`)',
-    ],
-    [422, 'No pet has this `petId` (`PET_NOT_FOUND`)'],
+    ['The pet is not available', new PetNotAvailableError(42, 'sold')],
+    ['Stock is short', new InsufficientStockError(42, 1, 3)],
+    ['The Idempotency-Key was used with another body', new IdempotencyKeyReusedError()],
+    ['No pet has this `petId`', new OrderPetNotFoundError(42)],
   )
   async place(
     @CurrentApiKey() key: ApiKey,

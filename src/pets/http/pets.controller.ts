@@ -13,21 +13,19 @@ import {
   Res,
   UseInterceptors,
 } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ErrorBody } from '@petstore/errors';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { DocumentedError } from '@petstore/errors';
 import { type ApiKey, CurrentApiKey, RequireScope } from '@petstore/auth';
 import type { Request, Response } from 'express';
-import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
+import { ApiErrors, ApiErrorsWithHeaders, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
-import { PetNotFoundError } from '../domain/pet.errors.js';
+import {
+  OperationSunsetError,
+  PetCategoryNotFoundError,
+  PetHasOrdersError,
+  PetNotFoundError,
+} from '../domain/pet.errors.js';
 import { PetsService } from '../application/pets.service.js';
 import { PetByIdDeprecationInterceptor } from './deprecation.interceptor.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
@@ -37,8 +35,11 @@ import { PetResponse } from './dto/pet.response.js';
 
 const PetId = new PositiveIdPipe((id) => new PetNotFoundError(id));
 
-const NOT_FOUND = [404, 'No pet has this id (`PET_NOT_FOUND`)'] as const;
-const CATEGORY_MISSING = [422, 'The body names a category that does not exist (`CATEGORY_NOT_FOUND`)'] as const;
+const NOT_FOUND: DocumentedError = ['No pet has this id', new PetNotFoundError(42)];
+const CATEGORY_MISSING: DocumentedError = [
+  'The body names a category that does not exist',
+  new PetCategoryNotFoundError(7),
+];
 
 const DEPRECATION_HEADERS = {
   Deprecation: {
@@ -112,18 +113,10 @@ export class PetsController {
     deprecated: true,
   })
   @ApiOkResponse({ type: PetResponse, description: 'The pet', headers: DEPRECATION_HEADERS })
-  @ApiResponse({
-    status: 404,
-    type: ErrorBody,
-    description: 'No pet has this id (`PET_NOT_FOUND`)',
-    headers: DEPRECATION_HEADERS,
-  })
-  @ApiResponse({
-    status: 410,
-    type: ErrorBody,
-    description: 'The operation is past its sunset date (`OPERATION_SUNSET`); use `GET /pets?id={petId}`',
-    headers: DEPRECATION_HEADERS,
-  })
+  @ApiErrorsWithHeaders(DEPRECATION_HEADERS, NOT_FOUND, [
+    'The operation is past its sunset date; use `GET /pets?id={petId}`',
+    new OperationSunsetError('GET /pets/{petId}', 'GET /pets?id=42', new Date('2027-06-30T00:00:00Z')),
+  ])
   async get(@Param('petId', PetId) id: number): Promise<PetResponse> {
     return PetResponse.from(await this.pets.get(id));
   }
@@ -172,7 +165,7 @@ export class PetsController {
     description: 'Refused while any order references the pet.',
   })
   @ApiNoContentResponse({ description: 'The pet was deleted' })
-  @ApiErrors(NOT_FOUND, [409, 'Orders reference the pet (`PET_HAS_ORDERS`)'])
+  @ApiErrors(NOT_FOUND, ['Orders reference the pet', new PetHasOrdersError(42)])
   async remove(@Param('petId', PetId) id: number): Promise<void> {
     await this.pets.remove(id);
   }

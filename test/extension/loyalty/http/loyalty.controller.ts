@@ -21,7 +21,7 @@ export class LoyaltyController {
       "10 points per unit ordered, taken back when the order is cancelled. A key sees its own points, an admin key any key's.",
   })
   @ApiOkResponse({ type: LoyaltyPointsResponse, description: 'The points' })
-  @ApiErrors([404, "Another key's points, for a key without the admin scope (`LOYALTY_ACCOUNT_NOT_FOUND`)"])
+  @ApiErrors(["Another key's points, for a key without the admin scope", new LoyaltyAccountNotFoundError(7)])
   async get(
     @CurrentApiKey() key: ApiKey,
     @Param('keyId', new PositiveIdPipe((id) => new LoyaltyAccountNotFoundError(id))) keyId: number,
