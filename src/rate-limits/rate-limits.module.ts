@@ -1,9 +1,11 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ApiKeyResolver } from '@petstore/auth';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
+import { KEY_USAGE_METER, type KeyUsageMeter } from './key-usage-meter.js';
+import { RateLimitController } from './rate-limit.controller.js';
 import { PlanTableService } from './plan-table.js';
 import { PlansModule } from './plans.module.js';
 
@@ -16,17 +18,28 @@ export function rateLimitOptions(
   resolver: ApiKeyResolver,
   plans: PlanTableService,
   observer: PrometheusRateLimitObserver,
+  usage: KeyUsageMeter | null = null,
 ): RateLimitOptions<ApiClient> {
   const { enabled, redisUrl, redisKeyPrefix, failOpen, banThresholdMultiplier, banDurationSeconds } = config.rateLimit;
   return {
     identify: identifyByApiKey(resolver),
     quotaOf: quotaOfPlan(plans),
     refusalError,
-    onRefusal: (refusal) =>
+    onRefusal: (refusal) => {
+      const { key } = refusal.client;
       observer.rejected({
-        plan: refusal.client.key ? refusal.client.key.plan : 'anonymous',
+        plan: key ? key.plan : 'anonymous',
         reason: refusal.reason === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED',
-      }),
+      });
+      if (!key || !usage) return;
+      usage.refused(key.id);
+      if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id);
+    },
+    onCounted: usage
+      ? (client) => {
+          if (client.key) usage.counted(client.key.id);
+        }
+      : undefined,
     exemptPaths: HEALTH_PROBES,
     redis: enabled && redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
     failOpen,
@@ -37,17 +50,34 @@ export function rateLimitOptions(
 
 /**
  * Plans and rate limits (API.md section 5; docs/rate-limits.md): the plan table,
- * and the rate-limit library configured for API keys. `configureApp` mounts its
- * middleware; its guard serves `@Throttle` / `@SkipThrottle` on routes.
+ * the rate-limit library configured for API keys, and GET /rate-limit. `configureApp`
+ * mounts its middleware; its guard serves `@Throttle` / `@SkipThrottle` on routes.
+ * `usageModule`, when given, provides `KEY_USAGE_METER`, told of each key's counted
+ * requests, refusals and bans.
  */
-@Module({
-  imports: [
-    PlansModule,
-    RateLimitModule.forRootAsync({
-      imports: [PlansModule],
-      inject: [appConfig.KEY, ApiKeyResolver, PlanTableService, PrometheusRateLimitObserver],
-      useFactory: rateLimitOptions,
-    }),
-  ],
-})
-export class RateLimitsModule {}
+@Module({})
+export class RateLimitsModule {
+  static forRoot(
+    options: { readonly usageModule?: NonNullable<ModuleMetadata['imports']>[number] } = {},
+  ): DynamicModule {
+    const usageModules = options.usageModule ? [options.usageModule] : [];
+    return {
+      module: RateLimitsModule,
+      imports: [
+        PlansModule,
+        RateLimitModule.forRootAsync({
+          imports: [PlansModule, ...usageModules],
+          inject: [
+            appConfig.KEY,
+            ApiKeyResolver,
+            PlanTableService,
+            PrometheusRateLimitObserver,
+            { token: KEY_USAGE_METER, optional: true },
+          ],
+          useFactory: rateLimitOptions,
+        }),
+      ],
+      controllers: [RateLimitController],
+    };
+  }
+}

@@ -4,12 +4,19 @@ import { ApiError } from '@petstore/errors';
 import { type ApiKey, hasScope } from './api-key.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
-import { API_KEY_HEADER, type AuthenticatedRequest, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators.js';
+import {
+  ANY_SCOPE,
+  API_KEY_HEADER,
+  type AuthenticatedRequest,
+  PUBLIC_ROUTE,
+  REQUIRED_SCOPE,
+} from './auth.decorators.js';
 import type { Scope } from './scope.js';
 
 /**
  * Global guard: every route needs a valid key unless marked `@Public()`. A route
- * without `@RequireScope` needs `admin`, so a forgotten decorator fails closed.
+ * without `@RequireScope` (or `@RequireApiKey()`, any scope) needs `admin`, so a
+ * forgotten decorator fails closed.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -21,10 +28,10 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const scope = this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'admin';
+    const scope = this.reflector.getAllAndOverride<Scope | typeof ANY_SCOPE>(REQUIRED_SCOPE, targets) ?? 'admin';
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = await this.authenticate(req);
-    if (!hasScope(key, scope)) {
+    if (scope !== ANY_SCOPE && !hasScope(key, scope)) {
       throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation needs an API key with the '${scope}' scope`);
     }
     return true;

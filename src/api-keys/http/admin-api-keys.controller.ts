@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequireScope } from '@petstore/auth';
 import type { Request, Response } from 'express';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
@@ -8,9 +15,14 @@ import { PageQuery } from '../../shared/http/page.query.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
+import { KeyUsageService } from '../application/key-usage.service.js';
+import { MAX_USAGE_RANGE_DAYS } from '../domain/key-usage-range.js';
 import { ApiKeyUpdateDto } from './dto/api-key-update.dto.js';
 import { ApiKeyResponse, IssuedApiKeyResponse } from './dto/api-key.response.js';
+import { DailyUsageResponse } from './dto/daily-usage.response.js';
+import { KeyUsageQuery } from './dto/key-usage.query.js';
 import { NewApiKeyDto } from './dto/new-api-key.dto.js';
+import { errorExamples } from './error-examples.js';
 
 const KeyId = new PositiveIdPipe((id) => new ApiKeyNotFoundError(id));
 
@@ -20,7 +32,10 @@ const NOT_FOUND = [404, 'No API key has this id (`API_KEY_NOT_FOUND`)'] as const
 @Controller('admin/api-keys')
 @RequireScope('admin')
 export class AdminApiKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly usage: KeyUsageService,
+  ) {}
 
   @Post()
   @Stability('beta')
@@ -99,5 +114,44 @@ export class AdminApiKeysController {
   @ApiErrors(NOT_FOUND)
   async unban(@Param('keyId', KeyId) id: number): Promise<void> {
     await this.keys.unban(id);
+  }
+
+  @Get(':keyId/usage')
+  @ApiOperation({
+    operationId: 'getApiKeyUsage',
+    summary: "An API key's usage per day",
+    description:
+      'Requests counted against the plan, requests refused with 429 and bans that started, per UTC day from ' +
+      '`from` to `to` (both included; default: the last 30 days, today included; at most ' +
+      `${MAX_USAGE_RANGE_DAYS} days). Every day of the range is listed, with zeros for days without traffic ` +
+      'and for days beyond the retention (at least 90 days are kept). Each instance adds its counts every few ' +
+      'seconds, so the last seconds of traffic may not be in it yet.',
+  })
+  @ApiOkResponse({ type: [DailyUsageResponse], description: 'One entry per day, oldest first' })
+  @ApiResponse(
+    errorExamples(
+      400,
+      'Invalid `keyId`, `from` or `to`, `from` after `to`, or a range too long (`VALIDATION_FAILED`)',
+      {
+        badKeyId: { code: 'VALIDATION_FAILED', message: 'Invalid request: keyId must be a positive 64-bit integer' },
+        notADate: { code: 'VALIDATION_FAILED', message: 'Invalid request: from must be a calendar date (YYYY-MM-DD)' },
+        outOfOrder: {
+          code: 'VALIDATION_FAILED',
+          message: 'Invalid request: from (2026-11-23) must not be after to (2026-11-01)',
+        },
+        tooLong: {
+          code: 'VALIDATION_FAILED',
+          message: `Invalid request: from..to covers 400 days; at most ${MAX_USAGE_RANGE_DAYS} days per request`,
+        },
+      },
+    ),
+  )
+  @ApiResponse(
+    errorExamples(404, 'No API key has this id (`API_KEY_NOT_FOUND`)', {
+      API_KEY_NOT_FOUND: { code: 'API_KEY_NOT_FOUND', message: 'API key 42 does not exist' },
+    }),
+  )
+  async usageOf(@Param('keyId', KeyId) id: number, @Query() query: KeyUsageQuery): Promise<DailyUsageResponse[]> {
+    return (await this.usage.daily(id, query)).map(DailyUsageResponse.from);
   }
 }
