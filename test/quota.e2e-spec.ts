@@ -70,7 +70,7 @@ function status(t: TestApp, secret: string): request.Test {
   return request(t.http).get('/rate-limit').set(KEY, secret);
 }
 
-describe.each(STORAGES)('quota on the %s storage: GET /rate-limit (e2e)', (_name, storageEnv) => {
+describe.each(STORAGES)('quota on the %s storage (GET /rate-limit, e2e)', (_name, storageEnv) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -155,7 +155,7 @@ describe.each(STORAGES)('quota on the %s storage: GET /rate-limit (e2e)', (_name
   });
 });
 
-describe('quota on the memory storage: GET /admin/api-keys/{keyId}/usage (e2e)', () => {
+describe('quota on the memory storage (GET /admin/api-keys/{keyId}/usage, e2e)', () => {
   let t: TestApp;
   let admin: string;
   let recorder: KeyUsageRecorder;
@@ -234,11 +234,7 @@ describe('quota on the memory storage: GET /admin/api-keys/{keyId}/usage (e2e)',
   it('is admin-only', async () => {
     const { id } = await issue(t);
     const reader = await t.key(['read', 'write']);
-    expectError(
-      await request(t.http).get(`/admin/api-keys/${id}/usage`).set(KEY, reader),
-      403,
-      'INSUFFICIENT_SCOPE',
-    );
+    expectError(await request(t.http).get(`/admin/api-keys/${id}/usage`).set(KEY, reader), 403, 'INSUFFICIENT_SCOPE');
     expectError(await request(t.http).get(`/admin/api-keys/${id}/usage`), 401, 'UNAUTHENTICATED');
   });
 
