@@ -23,21 +23,29 @@ export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000];
 
 /** Binds the auth library's key store port to PostgreSQL. */
 @Module({
-  imports: [TypeOrmModule.forFeature(API_KEY_ENTITIES)],
+  imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
   providers: [{ provide: API_KEY_STORE, useClass: TypeOrmApiKeyStore }],
   exports: [API_KEY_STORE],
 })
 export class ApiKeyStoreModule {}
 
-/**
- * Daily usage per key: the recorder the rate limiter tells of every counted
- * request, refusal and ban (`KEY_USAGE_METER`), flushed to PostgreSQL in batches,
- * and the reads behind GET /admin/api-keys/{keyId}/usage.
- */
+/** Daily usage per key, as stored: the reads behind GET /admin/api-keys/{keyId}/usage. */
 @Module({
   imports: [TypeOrmModule.forFeature([KeyUsageOrmEntity]), ApiKeyStoreModule],
+  providers: [{ provide: KEY_USAGE_REPOSITORY, useClass: TypeOrmKeyUsageRepository }, KeyUsageService],
+  exports: [KEY_USAGE_REPOSITORY, KeyUsageService],
+})
+export class KeyUsageModule {}
+
+/**
+ * The recorder that the rate limiter tells of every counted request, refusal and
+ * ban (`KEY_USAGE_METER`), flushed to PostgreSQL in batches and at shutdown. Only
+ * the serving application imports it (through `RateLimitsModule.forRoot`), so a
+ * command-line tool that issues keys runs no flush or sweep timers.
+ */
+@Module({
+  imports: [KeyUsageModule],
   providers: [
-    { provide: KEY_USAGE_REPOSITORY, useClass: TypeOrmKeyUsageRepository },
     {
       provide: KeyUsageRecorder,
       inject: [KEY_USAGE_REPOSITORY, appConfig.KEY],
@@ -45,11 +53,10 @@ export class ApiKeyStoreModule {}
         new KeyUsageRecorder(repository, config.keyUsage),
     },
     { provide: KEY_USAGE_METER, useExisting: KeyUsageRecorder },
-    KeyUsageService,
   ],
-  exports: [KEY_USAGE_METER, KeyUsageRecorder, KeyUsageService],
+  exports: [KEY_USAGE_METER, KeyUsageRecorder],
 })
-export class KeyUsageModule {}
+export class KeyUsageMeterModule {}
 
 /** Key management: the /admin endpoints and the first-start admin key. */
 @Module({

@@ -7,5 +7,5 @@ export {
   API_KEY_MIGRATIONS,
   ApiKeyStoreModule,
   ApiKeysModule,
-  KeyUsageModule,
+  KeyUsageMeterModule,
 } from './api-keys.module.js';
