@@ -3,7 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AuthModule } from '@petstore/auth';
 import { AllExceptionsFilter } from '@petstore/errors';
-import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey } from './api-keys/index.js';
+import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey, KeyUsageMeterModule } from './api-keys/index.js';
 import { CategoriesModule } from './categories/index.js';
 import { appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -43,7 +43,7 @@ export class AppModule {
         DatabaseModule.forRoot({ migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])] }),
         MetricsModule,
         AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
-        RateLimitsModule,
+        RateLimitsModule.forRoot({ usageModule: KeyUsageMeterModule }),
         ApiKeysModule,
         CategoriesModule,
         PetsModule.forRoot({ inventoryModule: InventoryModule }),

@@ -1,4 +1,4 @@
-import { API_KEY_ENTITIES } from './api-keys/index.js';
+import { API_KEY_ENTITIES, API_KEY_MIGRATIONS } from './api-keys/index.js';
 import { CATEGORY_ENTITIES } from './categories/index.js';
 import { CORE_MIGRATIONS } from './database/migrations/index.js';
 import { INVENTORY_ENTITIES } from './inventory/index.js';
@@ -12,5 +12,5 @@ import { PET_ENTITIES } from './pets/index.js';
  */
 export const SCHEMA = {
   entities: [...CATEGORY_ENTITIES, ...PET_ENTITIES, ...API_KEY_ENTITIES, ...INVENTORY_ENTITIES, ...ORDER_ENTITIES],
-  migrations: [...CORE_MIGRATIONS],
+  migrations: [...CORE_MIGRATIONS, ...API_KEY_MIGRATIONS],
 };

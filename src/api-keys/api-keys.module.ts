@@ -1,26 +1,66 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_KEY_STORE } from '@petstore/auth';
+import { type AppConfig, appConfig } from '../config/app.config.js';
+import { KEY_USAGE_METER } from '../rate-limits/key-usage-meter.js';
 import { ApiKeysService } from './application/api-keys.service.js';
+import { KeyUsageRecorder } from './application/key-usage-recorder.js';
+import { KeyUsageService } from './application/key-usage.service.js';
+import { KEY_USAGE_REPOSITORY, type KeyUsageRepository } from './domain/key-usage.repository.js';
 import { AdminApiKeysController } from './http/admin-api-keys.controller.js';
 import { AdminPlansController } from './http/admin-plans.controller.js';
 import { ApiKeyOrmEntity } from './infrastructure/api-key.orm-entity.js';
+import { KeyUsageOrmEntity } from './infrastructure/key-usage.orm-entity.js';
+import { ApiKeyUsage1795219200000 } from './infrastructure/migrations/1795219200000-api-key-usage.js';
 import { TypeOrmApiKeyStore } from './infrastructure/typeorm-api-key.store.js';
+import { TypeOrmKeyUsageRepository } from './infrastructure/typeorm-key-usage.repository.js';
 
 /** This module's tables, as TypeORM entities. */
-export const API_KEY_ENTITIES = [ApiKeyOrmEntity];
+export const API_KEY_ENTITIES = [ApiKeyOrmEntity, KeyUsageOrmEntity];
+
+/** This module's migrations since the core ones (the api_keys table is in CORE_MIGRATIONS). */
+export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000];
 
 /** Binds the auth library's key store port to PostgreSQL. */
 @Module({
-  imports: [TypeOrmModule.forFeature(API_KEY_ENTITIES)],
+  imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
   providers: [{ provide: API_KEY_STORE, useClass: TypeOrmApiKeyStore }],
   exports: [API_KEY_STORE],
 })
 export class ApiKeyStoreModule {}
 
+/** Daily usage per key, as stored: the reads behind GET /admin/api-keys/{keyId}/usage. */
+@Module({
+  imports: [TypeOrmModule.forFeature([KeyUsageOrmEntity]), ApiKeyStoreModule],
+  providers: [{ provide: KEY_USAGE_REPOSITORY, useClass: TypeOrmKeyUsageRepository }, KeyUsageService],
+  exports: [KEY_USAGE_REPOSITORY, KeyUsageService],
+})
+export class KeyUsageModule {}
+
+/**
+ * The recorder that the rate limiter tells of every counted request, refusal and
+ * ban (`KEY_USAGE_METER`), flushed to PostgreSQL in batches and at shutdown. Only
+ * the serving application imports it (through `RateLimitsModule.forRoot`), so a
+ * command-line tool that issues keys runs no flush or sweep timers.
+ */
+@Module({
+  imports: [KeyUsageModule],
+  providers: [
+    {
+      provide: KeyUsageRecorder,
+      inject: [KEY_USAGE_REPOSITORY, appConfig.KEY],
+      useFactory: (repository: KeyUsageRepository, config: AppConfig) =>
+        new KeyUsageRecorder(repository, config.keyUsage),
+    },
+    { provide: KEY_USAGE_METER, useExisting: KeyUsageRecorder },
+  ],
+  exports: [KEY_USAGE_METER, KeyUsageRecorder],
+})
+export class KeyUsageMeterModule {}
+
 /** Key management: the /admin endpoints and the first-start admin key. */
 @Module({
-  imports: [ApiKeyStoreModule],
+  imports: [ApiKeyStoreModule, KeyUsageModule],
   controllers: [AdminApiKeysController, AdminPlansController],
   providers: [ApiKeysService],
   exports: [ApiKeysService],

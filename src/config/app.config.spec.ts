@@ -32,6 +32,8 @@ describe('loadAppConfig', () => {
     it('logs at info', () => expect(config.logLevel).toBe('info'));
     it('serves /metrics on the main port (no METRICS_PORT)', () => expect(config.metricsPort).toBeUndefined());
     it('gives in-flight requests 10 s after SIGTERM', () => expect(config.shutdownGraceMs).toBe(10_000));
+    it('writes key usage every 10 s and keeps 400 days of it', () =>
+      expect(config.keyUsage).toEqual({ flushIntervalMs: 10_000, retentionDays: 400 }));
   });
 
   it('reads every variable', () => {
@@ -50,6 +52,8 @@ describe('loadAppConfig', () => {
       LOG_LEVEL: 'DEBUG',
       METRICS_PORT: '9464',
       SHUTDOWN_GRACE_MS: '2500',
+      USAGE_FLUSH_INTERVAL_MS: '0',
+      USAGE_RETENTION_DAYS: '120',
     });
     expect(config).toEqual({
       port: 8080,
@@ -64,6 +68,7 @@ describe('loadAppConfig', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       // Rate-limit settings are covered by test/rate-limit-config.e2e-spec.ts.
       rateLimit: loadAppConfig({}).rateLimit,
+      keyUsage: { flushIntervalMs: 0, retentionDays: 120 },
       logLevel: 'debug',
       metricsPort: 9464,
       shutdownGraceMs: 2500,
@@ -94,6 +99,8 @@ describe('loadAppConfig', () => {
       'LOG_LEVEL',
       'METRICS_PORT',
       'SHUTDOWN_GRACE_MS',
+      'USAGE_FLUSH_INTERVAL_MS',
+      'USAGE_RETENTION_DAYS',
     ];
     const empty = Object.fromEntries(names.map((name) => [name, '']));
     expect(() => loadAppConfig(empty)).not.toThrow();
@@ -126,6 +133,9 @@ describe('loadAppConfig', () => {
       ['METRICS_PORT', '65536'],
       ['SHUTDOWN_GRACE_MS', '-1'],
       ['SHUTDOWN_GRACE_MS', '10s'],
+      ['USAGE_FLUSH_INTERVAL_MS', '-1'],
+      ['USAGE_RETENTION_DAYS', '89'],
+      ['USAGE_RETENTION_DAYS', 'forever'],
     ])('%s=%j', (name, value) => {
       const error = configError({ [name]: value });
       expect(error.message).toContain(name);

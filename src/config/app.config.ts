@@ -19,6 +19,16 @@ export interface RateLimitConfig {
   readonly banDurationSeconds: number;
 }
 
+/** Daily usage per API key (GET /admin/api-keys/{keyId}/usage; docs/rate-limits.md). */
+export interface KeyUsageConfig {
+  /** How often each instance writes its counts (ms); 0: only at shutdown. */
+  readonly flushIntervalMs: number;
+  /** Days of usage kept, today included (at least {@link MIN_USAGE_RETENTION_DAYS}). */
+  readonly retentionDays: number;
+}
+
+export const MIN_USAGE_RETENTION_DAYS = 90;
+
 /** pino's levels, plus `silent` (no logs at all). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -36,6 +46,7 @@ export interface AppConfig {
   readonly trustProxy: string | undefined;
   readonly corsOrigins: readonly string[];
   readonly rateLimit: RateLimitConfig;
+  readonly keyUsage: KeyUsageConfig;
   readonly logLevel: LogLevel;
   /** Set: /metrics is served on this port without auth, and not on the main port. */
   readonly metricsPort: number | undefined;
@@ -133,6 +144,14 @@ function loadRateLimitConfig(env: Env): RateLimitConfig {
   };
 }
 
+function loadKeyUsageConfig(env: Env): KeyUsageConfig {
+  const retentionDays = parsePositiveInt(env, 'USAGE_RETENTION_DAYS', 400);
+  if (retentionDays < MIN_USAGE_RETENTION_DAYS) {
+    throw new ConfigError(`USAGE_RETENTION_DAYS must be at least ${MIN_USAGE_RETENTION_DAYS}, got '${retentionDays}'`);
+  }
+  return { flushIntervalMs: parseNonNegativeInt(env, 'USAGE_FLUSH_INTERVAL_MS', 10_000), retentionDays };
+}
+
 /** Builds the configuration from the environment; throws `ConfigError` naming the bad variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const bootstrapAdminKey = env.BOOTSTRAP_ADMIN_KEY || undefined;
@@ -171,6 +190,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       .map((o) => o.trim())
       .filter((o) => o.length > 0),
     rateLimit: loadRateLimitConfig(env),
+    keyUsage: loadKeyUsageConfig(env),
     logLevel: parseLogLevel(env),
     metricsPort,
     shutdownGraceMs: parseNonNegativeInt(env, 'SHUTDOWN_GRACE_MS', 10_000),

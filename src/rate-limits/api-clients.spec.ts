@@ -93,8 +93,13 @@ describe('API clients', () => {
     });
 
     it('counts no key or an unknown key against the address, under the free plan', async () => {
-      expect(await identify(request())).toEqual({ id: 'ip:203.0.113.9', plan: 'free', key: null });
-      expect(await identify(request('psk_unknown'))).toEqual({ id: 'ip:203.0.113.9', plan: 'free', key: null });
+      expect(await identify(request())).toEqual({ id: 'ip:203.0.113.9', plan: 'free', key: null, anonymous: true });
+      expect(await identify(request('psk_unknown'))).toEqual({
+        id: 'ip:203.0.113.9',
+        plan: 'free',
+        key: null,
+        anonymous: true,
+      });
     });
 
     it('says the key could not be checked when the key store fails: the address, unverified (503)', async () => {

@@ -36,7 +36,7 @@ export function keyClient(key: ApiKey): ApiClient {
 
 /** `ip` is Express's `req.ip` (or a socket's address): IPv6 clients are counted per /64. */
 export function addressClient(ip: string | undefined): ApiClient {
-  return { id: `ip:${clientAddress(ip)}`, plan: ADDRESS_PLAN, key: null };
+  return { id: `ip:${clientAddress(ip)}`, plan: ADDRESS_PLAN, key: null, anonymous: true };
 }
 
 /**

@@ -1,10 +1,12 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ApiKeyResolver } from '@petstore/auth';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { CLOCK, type Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
+import { KEY_USAGE_METER, type KeyUsageMeter } from './key-usage-meter.js';
+import { RateLimitController } from './rate-limit.controller.js';
 import { PlanTableService } from './plan-table.js';
 import { PlansModule } from './plans.module.js';
 
@@ -17,6 +19,7 @@ export function rateLimitOptions(
   resolver: ApiKeyResolver,
   plans: PlanTableService,
   observer: PrometheusRateLimitObserver,
+  usage: KeyUsageMeter | null = null,
   clock?: Clock,
 ): RateLimitOptions<ApiClient> {
   const { enabled, redisUrl, redisKeyPrefix, failOpen, banThresholdMultiplier, banDurationSeconds } = config.rateLimit;
@@ -24,11 +27,21 @@ export function rateLimitOptions(
     identify: identifyByApiKey(resolver),
     quotaOf: quotaOfPlan(plans),
     refusalError,
-    onRefusal: (refusal) =>
+    onRefusal: (refusal) => {
+      const { key } = refusal.client;
       observer.rejected({
-        plan: refusal.client.key ? refusal.client.key.plan : 'anonymous',
+        plan: key ? key.plan : 'anonymous',
         reason: refusal.reason === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED',
-      }),
+      });
+      if (!key || !usage) return;
+      usage.refused(key.id);
+      if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id);
+    },
+    onCounted: usage
+      ? (client) => {
+          if (client.key) usage.counted(client.key.id);
+        }
+      : undefined,
     exemptPaths: HEALTH_PROBES,
     redis: enabled && redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
     failOpen,
@@ -41,23 +54,35 @@ export function rateLimitOptions(
 
 /**
  * Plans and rate limits (API.md section 5; docs/rate-limits.md): the plan table,
- * and the rate-limit library configured for API keys. `configureApp` mounts its
- * middleware; its guard serves `@Throttle` / `@SkipThrottle` on routes.
+ * the rate-limit library configured for API keys, and GET /rate-limit. `configureApp`
+ * mounts its middleware; its guard serves `@Throttle` / `@SkipThrottle` on routes.
+ * `usageModule`, when given, provides `KEY_USAGE_METER`, told of each key's counted
+ * requests, refusals and bans.
  */
-@Module({
-  imports: [
-    PlansModule,
-    RateLimitModule.forRootAsync({
-      imports: [PlansModule],
-      inject: [
-        appConfig.KEY,
-        ApiKeyResolver,
-        PlanTableService,
-        PrometheusRateLimitObserver,
-        { token: CLOCK, optional: true },
+@Module({})
+export class RateLimitsModule {
+  static forRoot(
+    options: { readonly usageModule?: NonNullable<ModuleMetadata['imports']>[number] } = {},
+  ): DynamicModule {
+    const usageModules = options.usageModule ? [options.usageModule] : [];
+    return {
+      module: RateLimitsModule,
+      imports: [
+        PlansModule,
+        RateLimitModule.forRootAsync({
+          imports: [PlansModule, ...usageModules],
+          inject: [
+            appConfig.KEY,
+            ApiKeyResolver,
+            PlanTableService,
+            PrometheusRateLimitObserver,
+            { token: KEY_USAGE_METER, optional: true },
+            { token: CLOCK, optional: true },
+          ],
+          useFactory: rateLimitOptions,
+        }),
       ],
-      useFactory: rateLimitOptions,
-    }),
-  ],
-})
-export class RateLimitsModule {}
+      controllers: [RateLimitController],
+    };
+  }
+}

@@ -12,6 +12,7 @@ export {
   type InMemoryApiKeyStoreOptions,
 } from './in-memory-api-key.store.js';
 export { InMemoryCategoryRepository } from './in-memory-category.repository.js';
+export { InMemoryKeyUsageRepository } from './in-memory-key-usage.repository.js';
 export { InMemoryIdempotencyRepository } from './in-memory-idempotency.repository.js';
 export { InMemoryOrderRepository } from './in-memory-order.repository.js';
 export { InMemoryPetRepository } from './in-memory-pet.repository.js';

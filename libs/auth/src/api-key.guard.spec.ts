@@ -6,7 +6,7 @@ import type { ApiKey } from './api-key.js';
 import { hashApiKeySecret } from './api-key-secret.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
-import { Public, RequireScope } from './auth.decorators.js';
+import { Public, RequireApiKey, RequireScope } from './auth.decorators.js';
 import type { Scope } from './scope.js';
 
 class PetsLikeController {
@@ -18,6 +18,9 @@ class PetsLikeController {
 
   @Public()
   health(): void {}
+
+  @RequireApiKey()
+  ownQuota(): void {}
 
   /** A route someone forgot to decorate. */
   undecorated(): void {}
@@ -102,6 +105,23 @@ describe('ApiKeyGuard', () => {
       const req = request({ 'X-API-Key': 'psk_garbage' });
       await expect(guard.canActivate(context(PetsLikeController, 'health', req))).resolves.toBe(true);
       expect(store.calls.findActiveByHash).toBe(0);
+    });
+  });
+
+  describe('@RequireApiKey()', () => {
+    it('lets a valid key of any scope through', async () => {
+      for (const scopes of [['read'], ['write'], ['admin']] as Scope[][]) {
+        const { secret } = await issue(scopes);
+        const req = request({ 'X-API-Key': secret });
+        await expect(guard.canActivate(context(PetsLikeController, 'ownQuota', req))).resolves.toBe(true);
+      }
+    });
+
+    it('still needs a valid key', async () => {
+      const none = await rejection(context(PetsLikeController, 'ownQuota', request()));
+      expect(none).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+      const unknown = await rejection(context(PetsLikeController, 'ownQuota', request({ 'X-API-Key': 'psk_nope' })));
+      expect(unknown).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
     });
   });
 

@@ -4,12 +4,19 @@ import { ApiError } from '@petstore/errors';
 import { type ApiKey, hasScope } from './api-key.js';
 import { authenticateRequest } from './authenticate-request.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
-import { API_KEY_HEADER, type AuthenticatedRequest, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators.js';
+import {
+  ANY_SCOPE,
+  API_KEY_HEADER,
+  type AuthenticatedRequest,
+  PUBLIC_ROUTE,
+  REQUIRED_SCOPE,
+} from './auth.decorators.js';
 import type { Scope } from './scope.js';
 
 /**
  * Global guard: every route needs a valid key unless marked `@Public()`. A route
- * without `@RequireScope` needs `admin`, so a forgotten decorator fails closed.
+ * without `@RequireScope` (or `@RequireApiKey()`, any scope) needs `admin`, so a
+ * forgotten decorator fails closed.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -19,20 +26,20 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   /** What each route asks for, by controller class and handler (decorators are fixed once the app runs). */
-  private readonly needs = new WeakMap<object, WeakMap<object, Scope | 'public'>>();
+  private readonly needs = new WeakMap<object, WeakMap<object, Scope | typeof ANY_SCOPE | 'public'>>();
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const scope = this.routeNeeds(context);
     if (scope === 'public') return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = await this.authenticate(req);
-    if (!hasScope(key, scope)) {
+    if (scope !== ANY_SCOPE && !hasScope(key, scope)) {
       throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation needs an API key with the '${scope}' scope`);
     }
     return true;
   }
 
-  private routeNeeds(context: ExecutionContext): Scope | 'public' {
+  private routeNeeds(context: ExecutionContext): Scope | typeof ANY_SCOPE | 'public' {
     const [handler, controller] = [context.getHandler(), context.getClass()];
     let byHandler = this.needs.get(controller);
     if (!byHandler) this.needs.set(controller, (byHandler = new WeakMap()));
@@ -41,7 +48,7 @@ export class ApiKeyGuard implements CanActivate {
       const targets = [handler, controller];
       needs = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)
         ? 'public'
-        : (this.reflector.getAllAndOverride<Scope>(REQUIRED_SCOPE, targets) ?? 'admin');
+        : (this.reflector.getAllAndOverride<Scope | typeof ANY_SCOPE>(REQUIRED_SCOPE, targets) ?? 'admin');
       byHandler.set(handler, needs);
     }
     return needs;

@@ -17,6 +17,13 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
 export const RequireScope = (scope: Scope): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiSecurity(API_KEY_SECURITY));
 
+/** `REQUIRED_SCOPE` of `@RequireApiKey()`: any valid key, whatever its scopes. */
+export const ANY_SCOPE = 'any';
+
+/** Requires a valid API key with any scopes (e.g. a key reading its own quota); documents it in OpenAPI. */
+export const RequireApiKey = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(SetMetadata(REQUIRED_SCOPE, ANY_SCOPE), ApiSecurity(API_KEY_SECURITY));
+
 /** The request's authenticated key, attached by the guard. */
 export interface AuthenticatedRequest extends Request {
   apiKey?: ApiKey;

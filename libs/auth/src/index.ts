@@ -17,6 +17,7 @@ export {
   type AuthenticatedRequest,
   CurrentApiKey,
   Public,
+  RequireApiKey,
   RequireScope,
 } from './auth.decorators.js';
 export { AuthModule, type AuthModuleOptions } from './auth.module.js';

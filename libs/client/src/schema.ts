@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's quota
+         * @description The key's plan, its minute and day windows (limit, remaining, reset) and, while it is banned, when the ban ends. Any valid key may call it, whatever its scopes; it is never counted and never refused for being over a limit or banned, and carries the `X-RateLimit-*` headers of the window that binds most, from the same reading as the body.
+         */
+        get: operations["getRateLimit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api-keys": {
         parameters: {
             query?: never;
@@ -66,6 +86,26 @@ export interface paths {
          * @description A key that keeps sending after 429 responses is banned for a while (429 `API_KEY_BANNED`). This lifts the ban at once, on every instance; the quota windows keep their counts.
          */
         post: operations["unbanApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-keys/{keyId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An API key's usage per day
+         * @description Requests counted against the plan, requests refused with 429 and bans that started, per UTC day from `from` to `to` (both included; default: the last 30 days, today included; at most 366 days). Every day of the range is listed, with zeros for days without traffic and for days beyond the retention (at least 90 days are kept). Each instance adds its counts every few seconds, so the last seconds of traffic may not be in it yet.
+         */
+        get: operations["getApiKeyUsage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -360,6 +400,33 @@ export interface components {
              */
             description?: string;
         };
+        /** @description One UTC day of an API key's traffic as the rate limiter counted it */
+        DailyUsage: {
+            /**
+             * Format: date
+             * @description The day (UTC)
+             * @example 2026-11-23
+             */
+            date: string;
+            /**
+             * Format: int64
+             * @description Requests counted against the plan (they used quota)
+             * @example 1000
+             */
+            requests: number;
+            /**
+             * Format: int64
+             * @description Requests refused with 429 (`RATE_LIMIT_EXCEEDED` or `API_KEY_BANNED`); they used no quota
+             * @example 212
+             */
+            refused: number;
+            /**
+             * Format: int32
+             * @description Bans that started
+             * @example 1
+             */
+            bans: number;
+        };
         /** @description Every failure answers with this shape and only it. */
         Error: {
             /**
@@ -605,6 +672,61 @@ export interface components {
              */
             perDay?: number;
         };
+        /** @description The calling key's plan, windows and ban, without counting */
+        RateLimitStatus: {
+            plan: components["schemas"]["Plan"];
+            /**
+             * @description The minute and the day window
+             * @example [
+             *       {
+             *         "name": "minute",
+             *         "limit": 60,
+             *         "remaining": 42,
+             *         "reset": 1795262460
+             *       },
+             *       {
+             *         "name": "day",
+             *         "limit": 1000,
+             *         "remaining": 958,
+             *         "reset": 1795345200
+             *       }
+             *     ]
+             */
+            windows: components["schemas"]["RateLimitWindow"][];
+            /**
+             * Format: int64
+             * @description Present while the key is banned: Unix time in seconds when the ban ends
+             * @example 1795263300
+             */
+            bannedUntil?: number;
+        };
+        /** @description One of the plan's fixed windows, as the key stands now */
+        RateLimitWindow: {
+            /**
+             * @description Which window
+             * @example minute
+             * @enum {string}
+             */
+            name: "minute" | "day";
+            /**
+             * Format: int32
+             * @description Requests allowed in it
+             * @example 60
+             */
+            limit: number;
+            /**
+             * Format: int32
+             * @description Requests left in it (0 while banned)
+             * @example 42
+             */
+            remaining: number;
+            /**
+             * Format: int64
+             * @description Unix time in seconds when it resets, rounded up as in `X-RateLimit-Reset` (while banned: not before the ban's end); a window not open yet would reset a full window after the next request
+             * @example 1795262460
+             */
+            reset: number;
+        };
     };
     responses: {
         /** @description Invalid parameters or body, naming every offending field (`VALIDATION_FAILED`); The body is not valid JSON (`MALFORMED_JSON`) */
@@ -808,6 +930,37 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's plan, windows and ban */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: {
@@ -1023,6 +1176,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API key has this id (`API_KEY_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiKeyUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 29 days before `to` */
+                from?: string;
+                /** @description Last day (UTC), included; default: today. At most 366 days from `from` */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the API key (a positive 64-bit integer)
+                 * @example 1
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day, oldest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyUsage"][];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

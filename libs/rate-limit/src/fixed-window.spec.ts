@@ -137,6 +137,13 @@ describe('bans', () => {
     expect(outcomes).toEqual(['limited', 'limited', 'limited', 'limited', 'limited', 'limited', 'banned', 'banned']);
   });
 
+  it('says which request started the ban (only that one), so a ban is reported once', () => {
+    const { hit } = clocked();
+    const results = Array.from({ length: 2 + 9 }, () => hit(plan(2, 100, ban)));
+    expect(results.map((r) => r.banStarted === true)).toEqual([...Array(8).fill(false), true, false, false]);
+    expect(hit({ ...plan(2, 100, ban), consume: false }).banStarted).toBeUndefined();
+  });
+
   it('refuses a banned client until the ban ends, without counting, then lets it in', () => {
     const { hit, clock } = clocked();
     for (let i = 0; i < 9; i++) hit(plan(2, 100, ban));

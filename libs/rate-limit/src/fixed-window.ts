@@ -41,6 +41,8 @@ export interface HitResult {
   readonly windows: readonly WindowCount[];
   /** End of the ban when banned. */
   readonly banUntil: number | null;
+  /** Present when this very request started the ban (so a ban is reported once, by one instance). */
+  readonly banStarted?: true;
 }
 
 interface Counter {
@@ -99,7 +101,7 @@ export function applyHit(state: ClientCounters, request: HitRequest, now: number
       if (rejections.count > ban.threshold) {
         state.banUntil = now + ban.durationMs;
         state.rejections = null;
-        return { outcome: 'banned', now, windows: snapshot(), banUntil: state.banUntil };
+        return { outcome: 'banned', now, windows: snapshot(), banUntil: state.banUntil, banStarted: true };
       }
     }
     return { outcome: 'limited', now, windows: snapshot(), banUntil: null };

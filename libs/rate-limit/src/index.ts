@@ -4,4 +4,12 @@ export { RateLimitMiddleware } from './rate-limit.middleware.js';
 export { RateLimitGuard } from './rate-limit.guard.js';
 export { RateLimiter } from './rate-limiter.js';
 export { RateLimitHealth } from './rate-limit-health.js';
-export { rateLimitHeaders } from './rate-limit-decision.js';
+export {
+  type RateLimitDecision,
+  rateLimitHeaders,
+  reportedWindows,
+  resetSeconds,
+  type WindowView,
+} from './rate-limit-decision.js';
+export { recallRateLimit, type RequestRateLimit } from './request-state.js';
+export { SkipThrottleIfIdentified } from './throttled-routes.js';

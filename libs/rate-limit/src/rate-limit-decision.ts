@@ -19,6 +19,8 @@ export interface RateLimitDecision {
   readonly binding: WindowView;
   /** Seconds until a retry can succeed; null when allowed. */
   readonly retryAfterSeconds: number | null;
+  /** Present when this request started the client's ban. */
+  readonly banStarted?: true;
 }
 
 function byShorterWindow(a: WindowView, b: WindowView): number {
@@ -63,13 +65,14 @@ export function decide(request: HitRequest, result: HitResult): RateLimitDecisio
     const shortest = [...windows].sort(byShorterWindow)[0];
     const banUntil = result.banUntil ?? result.now;
     const binding: WindowView = { ...shortest, name: 'ban', remaining: 0, resetAt: banUntil };
-    return {
+    const decision: RateLimitDecision = {
       outcome: 'banned',
       now: result.now,
       windows,
       binding,
       retryAfterSeconds: secondsUntil(banUntil, result.now),
     };
+    return result.banStarted ? { ...decision, banStarted: true } : decision;
   }
   return overWindows(result.outcome, windows, result.now);
 }
@@ -92,6 +95,22 @@ export function withRouteWindow(plan: RateLimitDecision | null, route: RateLimit
 }
 
 /**
+ * Every window as a client should read it: while banned, none has anything left
+ * before the ban ends (remaining 0, reset no earlier than the ban's end); else as
+ * counted. What the `RateLimit` header and `GET /rate-limit`-style reports show.
+ */
+export function reportedWindows(decision: RateLimitDecision): WindowView[] {
+  if (decision.outcome !== 'banned') return [...decision.windows];
+  const banEnd = decision.binding.resetAt;
+  return decision.windows.map((w) => ({ ...w, remaining: 0, resetAt: Math.max(w.resetAt, banEnd) }));
+}
+
+/** A time (ms since the epoch) as `X-RateLimit-Reset` gives it: Unix seconds, rounded up (never early). */
+export function resetSeconds(at: number): number {
+  return Math.ceil(at / 1000);
+}
+
+/**
  * Response headers for a decision: `X-RateLimit-Limit`, `-Remaining` and `-Reset`
  * (Unix seconds, rounded up so a client waiting until then is never early) for
  * the binding window, plus the IETF draft fields `RateLimit-Policy` and
@@ -102,16 +121,12 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(binding.limit),
     'X-RateLimit-Remaining': String(binding.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(binding.resetAt / 1000)),
+    'X-RateLimit-Reset': String(resetSeconds(binding.resetAt)),
     'RateLimit-Policy': decision.windows
       .map((w) => `"${w.name}";q=${w.limit};w=${Math.round(w.durationMs / 1000)}`)
       .join(', '),
-    RateLimit: decision.windows
-      .map((w) => {
-        const banned = decision.outcome === 'banned';
-        const resetAt = banned ? Math.max(w.resetAt, binding.resetAt) : w.resetAt;
-        return `"${w.name}";r=${banned ? 0 : w.remaining};t=${secondsUntil(resetAt, now)}`;
-      })
+    RateLimit: reportedWindows(decision)
+      .map((w) => `"${w.name}";r=${w.remaining};t=${secondsUntil(w.resetAt, now)}`)
       .join(', '),
   };
   if (decision.retryAfterSeconds !== null) headers['Retry-After'] = String(decision.retryAfterSeconds);

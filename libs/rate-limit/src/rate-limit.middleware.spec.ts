@@ -53,6 +53,8 @@ describe('RateLimitMiddleware', () => {
   let store: InMemoryApiKeyStore;
   let limiter: RateLimiter;
   let middleware: RateLimitMiddleware;
+  let counted: string[];
+  let refusals: RateLimitRefusal[];
 
   beforeEach(async () => {
     store = new InMemoryApiKeyStore();
@@ -66,9 +68,13 @@ describe('RateLimitMiddleware', () => {
     });
     const settings = { failOpen: true, banThresholdMultiplier: 3, banDurationSeconds: 900 };
     limiter = new RateLimiter((plan) => QUOTAS[plan] ?? QUOTAS.free, new MemoryRateLimitStorage(), settings, null);
+    counted = [];
+    refusals = [];
     middleware = new RateLimitMiddleware(limiter, {
       identify: identifyByKey(new ApiKeyResolver(store)),
       refusalError,
+      onCounted: (client) => counted.push(client.id),
+      onRefusal: (refusal) => refusals.push(refusal),
       exemptPaths: ['/health/live', '/health/ready'],
     });
   });
@@ -85,6 +91,16 @@ describe('RateLimitMiddleware', () => {
   }
 
   const remaining = (sent: Sent) => Number(sent.headers['X-RateLimit-Remaining']);
+
+  it('tells onCounted of each request it counted, onRefusal of each 429, and which refusal started the ban', async () => {
+    await banAddress();
+    expect(counted).toEqual(Array(60).fill(`ip:${ADDRESS}`));
+    expect(refusals.map((r) => r.reason)).toEqual([...Array(3 * 60).fill('limited'), 'banned', 'banned']);
+    expect(refusals.filter((r) => r.reason === 'banned' && r.started)).toHaveLength(1);
+    expect(refusals[3 * 60]).toMatchObject({ reason: 'banned', started: true });
+    await send({}, '/health/live');
+    expect(counted).toHaveLength(60);
+  });
 
   async function banAddress(): Promise<void> {
     // Keyless traffic far past the free plan: 60 allowed, then more than 3 × 60 refusals within the minute.

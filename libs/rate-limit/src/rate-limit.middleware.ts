@@ -7,7 +7,10 @@ import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
 import { rememberRateLimit } from './request-state.js';
 import type { ThrottledRoutes } from './throttled-routes.js';
 
-type MiddlewareOptions = Pick<RateLimitOptions, 'identify' | 'refusalError' | 'onRefusal' | 'exemptPaths'>;
+type MiddlewareOptions = Pick<
+  RateLimitOptions,
+  'identify' | 'refusalError' | 'onRefusal' | 'onCounted' | 'exemptPaths'
+>;
 
 /**
  * Express middleware, mounted before the body parser so that every response —
@@ -37,8 +40,9 @@ export class RateLimitMiddleware {
 
   private async run(req: Request, res: Response): Promise<Error | undefined> {
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-    const consume = !this.exempt.has(path) && !this.routes?.isExempt(req);
+    const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req) ?? null);
     const client = await this.options.identify(req);
+    const consume = exemption === null || (exemption === 'identified' && client.anonymous === true);
     if (client.unverified) {
       // Whether the credentials are valid is unknown: charge and ban no one, say where the fallback stands
       // (an exempt request is still served: it needs no credentials).
@@ -55,11 +59,20 @@ export class RateLimitMiddleware {
     }
     rememberRateLimit(req, { client, decision });
     res.set(rateLimitHeaders(decision));
-    if (!consume || decision.outcome === 'allowed') return undefined;
+    if (!consume) return undefined;
+    if (decision.outcome === 'allowed') {
+      this.options.onCounted?.(client);
+      return undefined;
+    }
     const { binding } = decision;
     const refusal: RateLimitRefusal =
       decision.outcome === 'banned'
-        ? { reason: 'banned', client, retryAfterSeconds: decision.retryAfterSeconds ?? 1 }
+        ? {
+            reason: 'banned',
+            client,
+            retryAfterSeconds: decision.retryAfterSeconds ?? 1,
+            started: decision.banStarted === true,
+          }
         : {
             reason: 'limited',
             client,

@@ -20,6 +20,11 @@ export interface RateLimitClient {
    * counted, and the request is answered with this error unless its path is exempt.
    */
   readonly unverified?: Error;
+  /**
+   * Set for clients counted without credentials (e.g. by address): routes marked
+   * `@SkipThrottleIfIdentified()` count them like any other route.
+   */
+  readonly anonymous?: boolean;
 }
 
 /**
@@ -43,7 +48,11 @@ export type RateLimitRefusal<Client extends RateLimitClient = RateLimitClient> =
         readonly route: boolean;
       };
     }
-  | { readonly reason: 'banned' }
+  | {
+      readonly reason: 'banned';
+      /** This request started the ban (reported by the one instance whose count crossed the threshold). */
+      readonly started?: boolean;
+    }
   | { readonly reason: 'unavailable' }
 );
 
@@ -58,6 +67,8 @@ export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClie
   refusalError(refusal: RateLimitRefusal<Client>): Error;
   /** Told of every 429 (e.g. to count them). */
   onRefusal?(refusal: RateLimitRefusal<Client>): void;
+  /** Told of every request the plan counted (allowed, using quota); runs per request, so keep it O(1). */
+  onCounted?(client: Client): void;
   /** Paths answered with the headers but never counted nor refused (e.g. health probes). */
   readonly exemptPaths?: readonly string[];
   /** Shared counters in Redis; absent: counters in this process. */

@@ -7,7 +7,7 @@
  *       all carry the client's `{…}` hash tag, so they share one cluster slot.
  * ARGV: n, consume (1|0), ban threshold (-1: no bans), ban ms, rejection window ms,
  *       then limit and length (ms) of each window.
- * Reply: outcome (0 allowed, 1 limited, 2 banned), Redis time (ms), ban TTL (ms),
+ * Reply: outcome (0 allowed, 1 limited, 2 banned, 3 banned by this request), Redis time (ms), ban TTL (ms),
  *        then count and TTL (ms, -1 when the window is not open) of each window.
  */
 export const HIT_SCRIPT = `
@@ -45,7 +45,7 @@ if full then
     if rejected > threshold then
       redis.call('SET', KEYS[n + 2], '1', 'PX', banMs)
       redis.call('DEL', KEYS[n + 1])
-      return reply(2, banMs)
+      return reply(3, banMs)
     end
   end
   return reply(1, -1)

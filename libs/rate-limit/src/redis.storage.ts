@@ -14,7 +14,9 @@ export interface RedisStorageOptions {
   readonly onHealthChange?: (healthy: boolean, detail: string) => void;
 }
 
-const OUTCOMES: readonly HitOutcome[] = ['allowed', 'limited', 'banned'];
+const OUTCOMES: readonly HitOutcome[] = ['allowed', 'limited', 'banned', 'banned'];
+/** The script's outcome for the request that started a ban. */
+const BAN_STARTED = 3;
 /** How long start-up waits for a first connection to Redis. */
 const STARTUP_WAIT_MS = 3_000;
 
@@ -191,5 +193,11 @@ function parseReply(reply: unknown, windowCount: number): HitResult {
     const ttl = numbers[4 + 2 * i];
     windows.push({ count, resetAt: ttl > 0 ? now + ttl : null });
   }
-  return { outcome: OUTCOMES[outcome] ?? 'limited', now, windows, banUntil: banTtl > 0 ? now + banTtl : null };
+  const result: HitResult = {
+    outcome: OUTCOMES[outcome] ?? 'limited',
+    now,
+    windows,
+    banUntil: banTtl > 0 ? now + banTtl : null,
+  };
+  return outcome === BAN_STARTED ? { ...result, banStarted: true } : result;
 }

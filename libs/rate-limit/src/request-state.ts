@@ -16,7 +16,11 @@ export function rememberRateLimit(req: object, state: RequestRateLimit): void {
   (req as Carrier)[STATE] = state;
 }
 
-/** Undefined when the middleware did not count the request (limiter switched off). */
+/**
+ * What the middleware decided for this request (client, and the plan's decision,
+ * `@Throttle` windows included once the guard ran); undefined when the limiter is
+ * switched off.
+ */
 export function recallRateLimit(req: object): RequestRateLimit | undefined {
   return (req as Carrier)[STATE];
 }

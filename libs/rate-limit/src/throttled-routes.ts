@@ -1,5 +1,6 @@
-import type { OnApplicationBootstrap } from '@nestjs/common';
+import { applyDecorators, type OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
 import { type DiscoveryService, type HttpAdapterHost, MetadataScanner, type Reflector } from '@nestjs/core';
+import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
 
 // The metadata keys @nestjs/throttler's decorators write (the package does not
@@ -10,6 +11,23 @@ const THROTTLER_SKIP = 'THROTTLER:SKIP';
 export const PLAN_THROTTLER = 'default';
 /** Put on route methods exempt from the plan, so that Nest copies it onto their router handlers. */
 const PLAN_EXEMPT = Symbol('rateLimitPlanExempt');
+/** Set by `@SkipThrottleIfIdentified()`: the exemption does not cover anonymous clients. */
+const IDENTIFIED_ONLY = 'rateLimit:exemptIfIdentified';
+
+/**
+ * Whom a route's exemption from the plan covers: every client (`@SkipThrottle()`),
+ * or only identified ones (`@SkipThrottleIfIdentified()`).
+ */
+export type PlanExemption = 'all' | 'identified';
+
+/**
+ * Like `@SkipThrottle()`, but only for clients that `identify` recognised: requests
+ * of anonymous clients (`RateLimitClient.anonymous`) are counted and refused as on
+ * any route, so a route that answers 401 without credentials cannot be used to try
+ * credentials beyond the plan.
+ */
+export const SkipThrottleIfIdentified = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(SkipThrottle(), SetMetadata(IDENTIFIED_ONLY, true));
 
 interface RouteLayer {
   route?: { methods: Record<string, boolean>; stack?: Array<{ handle?: unknown }> };
@@ -32,7 +50,7 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
   readonly names: readonly string[];
   private readonly limited = new Set<Handler>();
   private routeLayers: RouteLayer[] = [];
-  private exemptIndexes: number[] = [];
+  private exemptIndexes: Array<[index: number, exemption: PlanExemption]> = [];
 
   constructor(
     discovery: DiscoveryService,
@@ -59,19 +77,23 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const app = this.adapterHost.httpAdapter?.getInstance<{ router?: { stack?: RouteLayer[] } }>();
     this.routeLayers = (app?.router?.stack ?? []).filter((layer) => layer.route);
-    this.exemptIndexes = this.routeLayers.flatMap((layer, i) =>
-      (layer.route?.stack ?? []).some((s) => isMarked(s.handle)) ? [i] : [],
-    );
+    this.exemptIndexes = this.routeLayers.flatMap((layer, i) => {
+      const exemption = (layer.route?.stack ?? []).map((s) => exemptionOf(s.handle)).find((e) => e !== null);
+      return exemption ? [[i, exemption] as [number, PlanExemption]] : [];
+    });
   }
 
-  /** Whether the request goes to a route exempt from the plan (the first route that matches, as Express picks). */
-  isExempt(req: Request): boolean {
-    if (this.exemptIndexes.length === 0) return false;
+  /**
+   * Whether the request goes to a route exempt from the plan, and for whom (the
+   * first route that matches, as Express picks); null when it is counted.
+   */
+  exemption(req: Request): PlanExemption | null {
+    if (this.exemptIndexes.length === 0) return null;
     const method = req.method.toLowerCase();
     const matches = (layer: RouteLayer) => serves(layer, method) && safeMatch(layer, req.path);
-    const first = this.exemptIndexes.find((i) => matches(this.routeLayers[i]));
-    if (first === undefined) return false;
-    return !this.routeLayers.slice(0, first).some(matches);
+    const first = this.exemptIndexes.find(([i]) => matches(this.routeLayers[i]));
+    if (first === undefined) return null;
+    return this.routeLayers.slice(0, first[0]).some(matches) ? null : first[1];
   }
 
   private read(method: Handler, controller: Handler, names: Set<string>): void {
@@ -86,13 +108,16 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
     if (limited) this.limited.add(method);
     const skip = THROTTLER_SKIP + PLAN_THROTTLER;
     if (this.reflector.getAllAndOverride<boolean>(skip, [method, controller])) {
-      Reflect.defineMetadata(PLAN_EXEMPT, true, method);
+      const identifiedOnly = this.reflector.getAllAndOverride<boolean>(IDENTIFIED_ONLY, [method, controller]);
+      Reflect.defineMetadata(PLAN_EXEMPT, identifiedOnly ? 'identified' : 'all', method);
     }
   }
 }
 
-function isMarked(handle: unknown): boolean {
-  return typeof handle === 'function' && Reflect.getMetadata(PLAN_EXEMPT, handle) === true;
+function exemptionOf(handle: unknown): PlanExemption | null {
+  if (typeof handle !== 'function') return null;
+  const exemption: unknown = Reflect.getMetadata(PLAN_EXEMPT, handle);
+  return exemption === 'all' || exemption === 'identified' ? exemption : null;
 }
 
 function serves(layer: RouteLayer, method: string): boolean {

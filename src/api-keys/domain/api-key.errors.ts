@@ -30,3 +30,12 @@ export class KeyLimitsOutOfOrderError extends DomainError {
     super(`Invalid request: limits.perDay (${limits.perDay}) must not be below limits.perMinute (${limits.perMinute})`);
   }
 }
+
+/** A usage query whose dates are not days, are out of order or span too long. */
+export class UsageRangeError extends DomainError {
+  readonly code = 'VALIDATION_FAILED';
+  readonly kind = 'validation';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid request: ${problems.join('; ')}`);
+  }
+}

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequireScope } from '@petstore/auth';
 import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
@@ -9,8 +15,12 @@ import { PageQuery } from '../../shared/http/page.query.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
+import { KeyUsageService } from '../application/key-usage.service.js';
+import { MAX_USAGE_RANGE_DAYS } from '../domain/key-usage-range.js';
 import { ApiKeyUpdateDto } from './dto/api-key-update.dto.js';
 import { ApiKeyResponse, IssuedApiKeyResponse } from './dto/api-key.response.js';
+import { DailyUsageResponse } from './dto/daily-usage.response.js';
+import { KeyUsageQuery } from './dto/key-usage.query.js';
 import { NewApiKeyDto } from './dto/new-api-key.dto.js';
 
 const KeyId = new PositiveIdPipe((id) => new ApiKeyNotFoundError(id));
@@ -21,7 +31,10 @@ const NOT_FOUND: DocumentedError = ['No API key has this id', new ApiKeyNotFound
 @Controller('admin/api-keys')
 @RequireScope('admin')
 export class AdminApiKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly usage: KeyUsageService,
+  ) {}
 
   @Post()
   @Stability('beta')
@@ -100,5 +113,22 @@ export class AdminApiKeysController {
   @ApiErrors(NOT_FOUND)
   async unban(@Param('keyId', KeyId) id: number): Promise<void> {
     await this.keys.unban(id);
+  }
+
+  @Get(':keyId/usage')
+  @ApiOperation({
+    operationId: 'getApiKeyUsage',
+    summary: "An API key's usage per day",
+    description:
+      'Requests counted against the plan, requests refused with 429 and bans that started, per UTC day from ' +
+      '`from` to `to` (both included; default: the last 30 days, today included; at most ' +
+      `${MAX_USAGE_RANGE_DAYS} days). Every day of the range is listed, with zeros for days without traffic ` +
+      'and for days beyond the retention (at least 90 days are kept). Each instance adds its counts every few ' +
+      'seconds, so the last seconds of traffic may not be in it yet.',
+  })
+  @ApiOkResponse({ type: [DailyUsageResponse], description: 'One entry per day, oldest first' })
+  @ApiErrors(NOT_FOUND)
+  async usageOf(@Param('keyId', KeyId) id: number, @Query() query: KeyUsageQuery): Promise<DailyUsageResponse[]> {
+    return (await this.usage.daily(id, query)).map(DailyUsageResponse.from);
   }
 }

@@ -1,0 +1,191 @@
+import { Logger } from '@nestjs/common';
+import type { KeyUsageMeter } from '../../rate-limits/key-usage-meter.js';
+import { addDays, DAY_MS, startOfDay, type UsageDelta, utcDate } from '../domain/key-usage.js';
+import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
+
+export interface KeyUsageSettings {
+  /** How often the counts are written (ms); 0: only by `flush()` and at shutdown. */
+  readonly flushIntervalMs: number;
+  /** Days kept, today included; older days are swept. */
+  readonly retentionDays: number;
+}
+
+interface Counts {
+  requests: number;
+  refused: number;
+  bans: number;
+}
+
+/** How often, at most, days beyond the retention are deleted. */
+const SWEEP_INTERVAL_MS = 3_600_000;
+/** How long the last flush at shutdown may take before its counts are given up. */
+const SHUTDOWN_FLUSH_BUDGET_MS = 5_000;
+
+/**
+ * Counts each API key's requests, refusals and bans per UTC day in memory (an
+ * increment in a map per request) and adds them to PostgreSQL in batches: every
+ * `flushIntervalMs` and at shutdown, one upsert for all keys and days pending.
+ * Each instance adds only what it counted itself, so with several instances the
+ * stored totals are the exact sums. A failed write keeps its counts for the next
+ * flush. Sweeps days older than the retention at start-up and hourly.
+ */
+export class KeyUsageRecorder implements KeyUsageMeter {
+  private readonly logger = new Logger('KeyUsage');
+  /** Pending counts by day, then by key id. */
+  private pending = new Map<string, Map<number, Counts>>();
+  /** The map of the day being counted, and when that day starts and ends (ms): no date formatting per request. */
+  private current = new Map<number, Counts>();
+  private currentStart = Number.POSITIVE_INFINITY;
+  private currentEnd = Number.NEGATIVE_INFINITY;
+  private writing: Promise<unknown> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly repository: KeyUsageRepository,
+    private readonly settings: KeyUsageSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  counted(keyId: number): void {
+    this.countsOf(keyId).requests += 1;
+  }
+
+  refused(keyId: number): void {
+    this.countsOf(keyId).refused += 1;
+  }
+
+  banned(keyId: number): void {
+    this.countsOf(keyId).bans += 1;
+  }
+
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
+  }
+
+  /** Sweeps now and hourly, and flushes every `flushIntervalMs` (unless 0). */
+  start(): void {
+    if (this.timers.length > 0) return;
+    void this.sweep();
+    this.every(SWEEP_INTERVAL_MS, () => this.sweep());
+    if (this.settings.flushIntervalMs > 0) this.every(this.settings.flushIntervalMs, () => this.tick());
+  }
+
+  /**
+   * Writes every pending count (one statement), after any write already under
+   * way. Resolves to the number of key-days written; a failure keeps the counts
+   * for the next flush and rejects.
+   */
+  flush(): Promise<number> {
+    const next = this.writing.then(() => this.write());
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Deletes the days beyond the retention; resolves to the number of rows deleted (0 when it failed: logged). */
+  async sweep(): Promise<number> {
+    const keepFrom = addDays(utcDate(this.now()), -(this.settings.retentionDays - 1));
+    try {
+      const removed = await this.repository.deleteBefore(keepFrom);
+      if (removed > 0) this.logger.log(`Removed ${removed} day(s) of key usage before ${keepFrom}`);
+      return removed;
+    } catch (error) {
+      this.logger.warn(`Key usage clean-up failed; will retry: ${describe(error)}`);
+      return 0;
+    }
+  }
+
+  /** Stops the timer and writes what is pending (bounded: a database that is gone does not hold up shutdown). */
+  async close(): Promise<void> {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    let timeout: NodeJS.Timeout | undefined;
+    const budget = new Promise<'late'>((resolve) => {
+      timeout = setTimeout(() => resolve('late'), SHUTDOWN_FLUSH_BUDGET_MS);
+    });
+    try {
+      const outcome = await Promise.race([this.flush(), budget]);
+      if (outcome === 'late') this.logger.warn('Key usage not written within 5 s at shutdown: its counts are lost');
+    } catch (error) {
+      this.logger.warn(`Key usage not written at shutdown, its counts are lost: ${describe(error)}`);
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  private countsOf(keyId: number): Counts {
+    const now = this.now();
+    if (now >= this.currentEnd || now < this.currentStart) this.switchDay(now);
+    let counts = this.current.get(keyId);
+    if (!counts) {
+      counts = { requests: 0, refused: 0, bans: 0 };
+      this.current.set(keyId, counts);
+    }
+    return counts;
+  }
+
+  private switchDay(now: number): void {
+    const date = utcDate(now);
+    this.currentStart = startOfDay(date);
+    this.currentEnd = this.currentStart + DAY_MS;
+    let day = this.pending.get(date);
+    if (!day) {
+      day = new Map();
+      this.pending.set(date, day);
+    }
+    this.current = day;
+  }
+
+  private async write(): Promise<number> {
+    const taken = this.pending;
+    this.pending = new Map();
+    this.currentEnd = Number.NEGATIVE_INFINITY; // the next count opens its day in the new map
+    const deltas: UsageDelta[] = [];
+    for (const [date, keys] of taken) {
+      for (const [keyId, c] of keys) {
+        if (c.requests + c.refused + c.bans > 0) deltas.push({ keyId, date, ...c });
+      }
+    }
+    if (deltas.length === 0) return 0;
+    try {
+      await this.repository.add(deltas);
+    } catch (error) {
+      for (const delta of deltas) this.putBack(delta);
+      throw error;
+    }
+    return deltas.length;
+  }
+
+  private putBack({ keyId, date, requests, refused, bans }: UsageDelta): void {
+    let day = this.pending.get(date);
+    if (!day) {
+      day = new Map();
+      this.pending.set(date, day);
+    }
+    const counts = day.get(keyId) ?? { requests: 0, refused: 0, bans: 0 };
+    counts.requests += requests;
+    counts.refused += refused;
+    counts.bans += bans;
+    day.set(keyId, counts);
+  }
+
+  private every(ms: number, task: () => Promise<unknown>): void {
+    const timer = setInterval(() => void task(), ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (error) {
+      this.logger.warn(`Key usage not written, retrying at the next flush: ${describe(error)}`);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

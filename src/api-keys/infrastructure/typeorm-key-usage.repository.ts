@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { LessThan, type Repository } from 'typeorm';
+import { fromInt8, toInt8 } from '../../database/int8.js';
+import type { DailyUsage, UsageDelta } from '../domain/key-usage.js';
+import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
+import { KeyUsageOrmEntity } from './key-usage.orm-entity.js';
+
+// One statement for a whole flush: the deltas as arrays, added to existing days. Keys
+// that no longer exist are skipped rather than failing the batch on the foreign key.
+const ADD = `
+INSERT INTO api_key_usage (api_key_id, day, requests, refused, bans)
+SELECT d.api_key_id, d.day, d.requests, d.refused, d.bans
+  FROM unnest($1::bigint[], $2::date[], $3::bigint[], $4::bigint[], $5::integer[])
+       AS d(api_key_id, day, requests, refused, bans)
+ WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = d.api_key_id)
+ON CONFLICT (api_key_id, day) DO UPDATE
+   SET requests = api_key_usage.requests + EXCLUDED.requests,
+       refused = api_key_usage.refused + EXCLUDED.refused,
+       bans = api_key_usage.bans + EXCLUDED.bans`;
+
+// Dates as text: pg would turn a DATE into a Date at local midnight.
+const DAILY = `
+SELECT to_char(day, 'YYYY-MM-DD') AS date, requests, refused, bans
+  FROM api_key_usage
+ WHERE api_key_id = $1 AND day BETWEEN $2::date AND $3::date
+ ORDER BY day`;
+
+interface DailyRow {
+  date: string;
+  requests: string;
+  refused: string;
+  bans: number;
+}
+
+@Injectable()
+export class TypeOrmKeyUsageRepository implements KeyUsageRepository {
+  constructor(@InjectRepository(KeyUsageOrmEntity) private readonly rows: Repository<KeyUsageOrmEntity>) {}
+
+  async add(deltas: readonly UsageDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    await this.rows.query(ADD, [
+      deltas.map((d) => toInt8(d.keyId)),
+      deltas.map((d) => d.date),
+      deltas.map((d) => d.requests),
+      deltas.map((d) => d.refused),
+      deltas.map((d) => d.bans),
+    ]);
+  }
+
+  async daily(keyId: number, from: string, to: string): Promise<DailyUsage[]> {
+    const rows: DailyRow[] = await this.rows.query(DAILY, [toInt8(keyId), from, to]);
+    return rows.map((r) => ({
+      date: r.date,
+      requests: fromInt8(r.requests),
+      refused: fromInt8(r.refused),
+      bans: Number(r.bans),
+    }));
+  }
+
+  async deleteBefore(date: string): Promise<number> {
+    const result = await this.rows.delete({ day: LessThan(date) });
+    return result.affected ?? 0;
+  }
+}

@@ -1,0 +1,55 @@
+import type { DailyUsage, UsageDelta } from '../../src/api-keys/domain/key-usage.js';
+import type { KeyUsageRepository } from '../../src/api-keys/domain/key-usage.repository.js';
+
+/**
+ * Daily usage rows in a map, added to as the SQL upsert does. Knows the key ids
+ * that exist (deltas of others are dropped, as the adapter does); `failNext` makes
+ * the next `add` throw; `batches` records every `add` call; `gate` holds writes open.
+ */
+export class InMemoryKeyUsageRepository implements KeyUsageRepository {
+  readonly rows = new Map<string, DailyUsage & { keyId: number }>();
+  readonly batches: UsageDelta[][] = [];
+  failNext = 0;
+  /** While set, `add` records its batch and then waits for it before changing any row. */
+  gate: Promise<void> | null = null;
+
+  constructor(private readonly keyIds: ReadonlySet<number> | null = null) {}
+
+  async add(deltas: readonly UsageDelta[]): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext -= 1;
+      throw new Error('database unavailable');
+    }
+    this.batches.push([...deltas]);
+    if (this.gate) await this.gate;
+    for (const d of deltas) {
+      if (this.keyIds && !this.keyIds.has(d.keyId)) continue;
+      const id = `${d.keyId}/${d.date}`;
+      const row = this.rows.get(id) ?? { keyId: d.keyId, date: d.date, requests: 0, refused: 0, bans: 0 };
+      this.rows.set(id, {
+        ...row,
+        requests: row.requests + d.requests,
+        refused: row.refused + d.refused,
+        bans: row.bans + d.bans,
+      });
+    }
+  }
+
+  async daily(keyId: number, from: string, to: string): Promise<DailyUsage[]> {
+    return [...this.rows.values()]
+      .filter((r) => r.keyId === keyId && r.date >= from && r.date <= to)
+      .sort((a, b) => a.date.localeCompare(b.date))
+      .map(({ date, requests, refused, bans }) => ({ date, requests, refused, bans }));
+  }
+
+  async deleteBefore(date: string): Promise<number> {
+    let removed = 0;
+    for (const [id, row] of this.rows) {
+      if (row.date < date) {
+        this.rows.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}
