@@ -9,6 +9,9 @@ import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
 import { ROOT_LOGGER } from './root-logger.js';
 
+/** A request slower than this is logged at once, not with the next batch of lines. */
+export const SLOW_REQUEST_MS = 1000;
+
 /** What the request log line says about a request (besides level, time, reqId and msg). */
 export interface RequestLogFields {
   readonly method: string;
@@ -107,10 +110,15 @@ export class HttpLogging {
     this.write(req, res, route, Math.round(durationMs));
   }
 
-  /** Through the root logger itself (its serializers redact `req`), with the id as a field: no child per request. */
+  /**
+   * Through the root logger itself (its serializers redact `req`), with the id as a
+   * field: no child per request. Lines are written in batches; a slow request's
+   * line is written out at once, as an error's is.
+   */
   private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
     const line = { reqId: req.id, ...requestFields(req, res, route, durationMs) };
     if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, summary(req, res, route));
     else this.root.info(line, summary(req, res, route));
+    if (durationMs >= SLOW_REQUEST_MS) this.root.flush();
   }
 }

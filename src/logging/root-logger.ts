@@ -11,19 +11,49 @@ export const ROOT_LOGGER = Symbol('RootLogger');
 /** How a line logged during a request looks, in JSON: pino-http binds the request id. */
 const REQUEST_ID_FIELD = '"reqId":';
 
+/** JSON lines are gathered up to this many bytes before a write (a few request lines)… */
+const BATCH_BYTES = 4096;
+/** …or for at most this long when traffic is light. */
+const BATCH_MS = 250;
+
 /**
  * stdout: one JSON object per line, or pino-pretty's readable text when stdout is a
- * terminal. JSON lines are written asynchronously (pino's own SonicBoom buffer), so
- * no request waits on a `write` system call; what is buffered is written out
- * synchronously when the process exits, however it exits, so no line is lost.
+ * terminal. JSON lines are written asynchronously and in batches (pino's own
+ * SonicBoom buffer: one `write` for several lines, none on the request's path);
+ * warnings and errors are written at once (`urgentLinesAtOnce`), and what is
+ * buffered is written out synchronously when the process exits, however it exits,
+ * so no line is lost.
  */
 export function defaultLogDestination(): DestinationStream {
   if (process.stdout.isTTY) {
     return PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: BATCH_MS });
   process.once('exit', () => destination.flushSync());
-  return destination;
+  return urgentLinesAtOnce(destination);
+}
+
+/** A stream pino writes to that can be told to write out what it holds. */
+export interface FlushableStream {
+  write(line: string): unknown;
+  flush(): void;
+}
+
+const ROUTINE_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"'];
+
+/**
+ * Passes lines to a batching `stream`, and has it write out at once after a line
+ * above info (a warning, an error, a 5xx request): those are not left waiting for
+ * the batch. The level is the line's first field (see `createRootLogger`).
+ */
+export function urgentLinesAtOnce(stream: FlushableStream): DestinationStream & { flush(): void } {
+  return {
+    write(line: string) {
+      stream.write(line);
+      if (!ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix))) stream.flush();
+    },
+    flush: () => stream.flush(),
+  };
 }
 
 /**

@@ -1,0 +1,42 @@
+import { createRootLogger, urgentLinesAtOnce } from './root-logger.js';
+
+/** A batching stream that records what it was given and when it was told to write out. */
+class RecordingStream {
+  readonly events: string[] = [];
+  write(line: string): void {
+    this.events.push(`line ${JSON.parse(line).msg}`);
+  }
+  flush(): void {
+    this.events.push('flush');
+  }
+}
+
+describe('urgentLinesAtOnce', () => {
+  it('leaves routine lines to the batch and writes out warnings and errors at once', () => {
+    const stream = new RecordingStream();
+    const log = createRootLogger('debug', urgentLinesAtOnce(stream));
+    log.info('a');
+    log.debug('b');
+    log.warn('c');
+    log.info('d');
+    log.error('e');
+    log.fatal('f');
+    expect(stream.events).toEqual([
+      'line a',
+      'line b',
+      'line c',
+      'flush',
+      'line d',
+      'line e',
+      'flush',
+      'line f',
+      'flush',
+    ]);
+  });
+
+  it('passes a flush of the logger on', () => {
+    const stream = new RecordingStream();
+    createRootLogger('info', urgentLinesAtOnce(stream)).flush();
+    expect(stream.events).toEqual(['flush']);
+  });
+});
