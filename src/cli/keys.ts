@@ -5,10 +5,12 @@ import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule, isScope, type Scope } from '@petstore/auth';
 import { ApiKeyStoreModule, ApiKeysModule, ApiKeysService } from '../api-keys/index.js';
+import { SCHEMA } from '../app.schema.js';
 import { appConfig } from '../config/app.config.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { resolveDatabaseUrl } from '../database/database-url.js';
 import { isPlanName } from '../rate-limits/plan.js';
+import { PlansModule } from '../rate-limits/plans.module.js';
 
 const USAGE = `Usage:
   npm run keys -- create --name <name> --plan <free|pro|business|enterprise> [--scopes read,write,admin] [--per-minute N --per-day N]
@@ -18,8 +20,9 @@ const USAGE = `Usage:
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
-    DatabaseModule,
+    DatabaseModule.forRoot(SCHEMA),
     AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
+    PlansModule, // the admin plans route of ApiKeysModule reads the plan table
     ApiKeysModule,
   ],
 })
