@@ -595,7 +595,7 @@ export interface components {
              * @description Whether the order has been fulfilled
              * @example false
              */
-            complete?: boolean;
+            readonly complete?: boolean;
         };
         /** @description Fulfils an order; completion is one-way */
         OrderCompletion: {

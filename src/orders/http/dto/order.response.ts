@@ -37,7 +37,13 @@ export class OrderResponse {
   })
   shipDate?: string;
 
-  @ApiPropertyOptional({ description: 'Whether the order has been fulfilled', type: 'boolean', example: false })
+  // Read-only: POST /store/orders refuses it (an order is completed by PATCH), as it refuses `id`.
+  @ApiPropertyOptional({
+    description: 'Whether the order has been fulfilled',
+    type: 'boolean',
+    example: false,
+    readOnly: true,
+  })
   complete?: boolean;
 
   /** The owner stays internal; an unset ship date is omitted. */
