@@ -21,6 +21,9 @@
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
 //   PETSTORE_ENTRY      the built service (dist/petstore.mjs)
+//   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.mjs at an
+//                       earlier commit), loaded in the same interleaved rounds as 'baseline': the
+//                       way to measure what a change bought on a shared machine
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -88,13 +91,14 @@ function parseOptions(argv, env) {
     connections: number('BENCH_CONNECTIONS', 50, 50),
     coldRuns: number('BENCH_COLD_RUNS', 3, 1),
     keepLogs: env.BENCH_KEEP_LOGS === '1',
+    baseline: env.BENCH_BASELINE || undefined,
     key: `psk_bench_${randomBytes(20).toString('hex')}`,
   };
 }
 
 /** The load scenarios, with the servers each compares. */
-function loadScenarios(data, databaseUrl) {
-  const all = ['service', 'minimal', 'floor'];
+function loadScenarios(data, databaseUrl, baseline) {
+  const all = ['service', ...(baseline ? ['baseline'] : []), 'minimal', 'floor'];
   const order = JSON.stringify({ petId: data.hotPetId, quantity: 1 });
   return [
     { id: 'pets-by-id', title: 'GET /pets?id=N', servers: all, request: { path: `/pets?id=${data.petId}` } },
@@ -186,6 +190,9 @@ async function run(options, logDir) {
   const referenceEnv = { DATABASE_URL: options.databaseUrl };
   servers.minimal = await startProcess({ name: 'minimal', script: REFERENCES.minimal, env: referenceEnv, logDir });
   servers.floor = await startProcess({ name: 'floor', script: REFERENCES.floor, env: referenceEnv, logDir });
+  if (options.baseline) {
+    servers.baseline = await startProcess({ name: 'baseline', script: options.baseline, env: serviceEnv, logDir });
+  }
   if (wanted('redis')) {
     if (await redisReachable(options.redisUrl)) {
       const env = { ...serviceEnv, REDIS_URL: options.redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
@@ -202,7 +209,7 @@ async function run(options, logDir) {
   const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
   log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
 
-  for (const scenario of loadScenarios(data, options.databaseUrl)) {
+  for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline)) {
     if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
     log(`${scenario.title}`);
     const list = scenario.servers.map((name) => servers[name]);

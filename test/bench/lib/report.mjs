@@ -29,7 +29,9 @@ function ratioRow(label, r) {
 function comparisons(result) {
   const names = Object.keys(result.servers);
   if (result.id === 'redis') return [['redis/memory', 'service+redis', 'service']];
-  return ['floor', 'minimal'].filter((ref) => names.includes(ref)).map((ref) => [`service/${ref}`, 'service', ref]);
+  return ['baseline', 'floor', 'minimal']
+    .filter((ref) => names.includes(ref))
+    .map((ref) => [`service/${ref}`, 'service', ref]);
 }
 
 export function scenarioText(result) {
