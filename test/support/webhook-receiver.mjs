@@ -1,0 +1,38 @@
+// A real HTTP receiver of webhooks for the tests: it records every request (headers and
+// raw body) and answers what `respond` says (default 204). Plain ESM, so the scripts
+// under test/ can use it too; the types are in webhook-receiver.d.mts.
+import { createServer } from 'node:http';
+
+export async function startReceiver(respond = () => 204) {
+  const received = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const message = {
+        path: req.url ?? '/',
+        id: String(req.headers['webhook-id'] ?? ''),
+        timestamp: String(req.headers['webhook-timestamp'] ?? ''),
+        signature: String(req.headers['webhook-signature'] ?? ''),
+        body,
+      };
+      received.push(message);
+      res.statusCode = receiver.respond(message);
+      res.end();
+    });
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const receiver = {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    received,
+    respond,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+  return receiver;
+}
