@@ -16,4 +16,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export declare function startReceiver(respond?: (message: ReceivedMessage) => number): Promise<Receiver>;
+export declare function startReceiver(
+  respond?: (message: ReceivedMessage) => number,
+  options?: { delayMs?: number },
+): Promise<Receiver>;

@@ -1,9 +1,10 @@
 // A real HTTP receiver of webhooks for the tests: it records every request (headers and
-// raw body) and answers what `respond` says (default 204). Plain ESM, so the scripts
+// raw body) and answers what `respond` says (default 204), after `delayMs` if given
+// (a message counts as received when it is answered). Plain ESM, so the scripts
 // under test/ can use it too; the types are in webhook-receiver.d.mts.
 import { createServer } from 'node:http';
 
-export async function startReceiver(respond = () => 204) {
+export async function startReceiver(respond = () => 204, { delayMs = 0 } = {}) {
   const received = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -17,9 +18,13 @@ export async function startReceiver(respond = () => 204) {
         signature: String(req.headers['webhook-signature'] ?? ''),
         body,
       };
-      received.push(message);
-      res.statusCode = receiver.respond(message);
-      res.end();
+      const answer = () => {
+        received.push(message);
+        res.statusCode = receiver.respond(message);
+        res.end();
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
