@@ -3,6 +3,7 @@
 // (a message counts as received when it is answered). Plain ESM, so the scripts
 // under test/ can use it too; the types are in webhook-receiver.d.mts.
 import { createServer } from 'node:http';
+import { setTimeout } from 'node:timers';
 
 export async function startReceiver(respond = () => 204, { delayMs = 0 } = {}) {
   const received = [];

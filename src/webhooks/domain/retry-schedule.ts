@@ -8,7 +8,7 @@ export interface RetryPolicy {
   readonly retryForMs: number;
 }
 
-/** 30 s doubling to 6 h, for 24 h: 14 attempts in all. */
+/** 30 s doubling to 6 h, for 24 h: 13 attempts in all (without jitter). */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retryBaseMs: 30_000,
   retryMaxMs: 6 * 3_600_000,
