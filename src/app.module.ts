@@ -19,6 +19,7 @@ import { OrdersModule } from './orders/index.js';
 import { PetsModule } from './pets/index.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
+import { WebhooksModule } from './webhooks/index.js';
 
 /** What a team brings to the composed application: its modules, and the migrations of their tables. */
 export interface AppExtensions {
@@ -49,6 +50,7 @@ export class AppModule {
         PetsModule.forRoot({ inventoryModule: InventoryModule }),
         OrdersModule,
         InventoryModule,
+        WebhooksModule,
         HealthModule,
         ...(extensions.modules ?? []),
       ],

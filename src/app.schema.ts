@@ -4,6 +4,7 @@ import { CORE_MIGRATIONS } from './database/migrations/index.js';
 import { INVENTORY_ENTITIES } from './inventory/index.js';
 import { ORDER_ENTITIES } from './orders/index.js';
 import { PET_ENTITIES } from './pets/index.js';
+import { WEBHOOK_MIGRATIONS } from './webhooks/index.js';
 
 /**
  * The database schema of the composed application: each module's entities (the
@@ -12,5 +13,5 @@ import { PET_ENTITIES } from './pets/index.js';
  */
 export const SCHEMA = {
   entities: [...CATEGORY_ENTITIES, ...PET_ENTITIES, ...API_KEY_ENTITIES, ...INVENTORY_ENTITIES, ...ORDER_ENTITIES],
-  migrations: [...CORE_MIGRATIONS, ...API_KEY_MIGRATIONS],
+  migrations: [...CORE_MIGRATIONS, ...API_KEY_MIGRATIONS, ...WEBHOOK_MIGRATIONS],
 };

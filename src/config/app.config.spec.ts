@@ -34,6 +34,33 @@ describe('loadAppConfig', () => {
     it('gives in-flight requests 10 s after SIGTERM', () => expect(config.shutdownGraceMs).toBe(10_000));
     it('writes key usage every 10 s and keeps 400 days of it', () =>
       expect(config.keyUsage).toEqual({ flushIntervalMs: 10_000, retentionDays: 400 }));
+    it('sends webhooks to public https targets only, retrying 30 s doubling to 6 h for 24 h, keeping events 7 days', () =>
+      expect(config.webhooks).toMatchObject({
+        allowHttp: false,
+        allowPrivateTargets: false,
+        secretKey: undefined,
+        dispatcher: true,
+        timeoutMs: 5_000,
+        retryBaseMs: 30_000,
+        retryMaxMs: 21_600_000,
+        retryForMs: 86_400_000,
+        disableAfterMs: 86_400_000,
+        eventsRetentionDays: 7,
+      }));
+  });
+
+  it.each([
+    ['WEBHOOKS_SECRET_KEY', 'short'],
+    ['WEBHOOKS_SECRET_KEY', Buffer.alloc(16).toString('base64')],
+    ['WEBHOOKS_ALLOW_HTTP', 'maybe'],
+    ['WEBHOOKS_POLL_INTERVAL_MS', '0'],
+    ['EVENTS_RETENTION_DAYS', '-1'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => loadAppConfig({ [name]: value })).toThrow(ConfigError);
+  });
+
+  it('refuses a retry maximum below the base', () => {
+    expect(() => loadAppConfig({ WEBHOOKS_RETRY_BASE_MS: '5000', WEBHOOKS_RETRY_MAX_MS: '1000' })).toThrow(/RETRY_MAX/);
   });
 
   it('reads every variable', () => {
@@ -54,6 +81,18 @@ describe('loadAppConfig', () => {
       SHUTDOWN_GRACE_MS: '2500',
       USAGE_FLUSH_INTERVAL_MS: '0',
       USAGE_RETENTION_DAYS: '120',
+      WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      WEBHOOKS_DISPATCHER: 'false',
+      WEBHOOKS_POLL_INTERVAL_MS: '250',
+      WEBHOOKS_CONCURRENCY: '4',
+      WEBHOOKS_TIMEOUT_MS: '3000',
+      WEBHOOKS_RETRY_BASE_MS: '1000',
+      WEBHOOKS_RETRY_MAX_MS: '60000',
+      WEBHOOKS_RETRY_FOR_MS: '600000',
+      WEBHOOKS_DISABLE_AFTER_MS: '900000',
+      EVENTS_RETENTION_DAYS: '30',
     });
     expect(config).toEqual({
       port: 8080,
@@ -72,6 +111,20 @@ describe('loadAppConfig', () => {
       logLevel: 'debug',
       metricsPort: 9464,
       shutdownGraceMs: 2500,
+      webhooks: {
+        allowHttp: true,
+        allowPrivateTargets: true,
+        secretKey: Buffer.alloc(32, 7),
+        dispatcher: false,
+        pollIntervalMs: 250,
+        concurrency: 4,
+        timeoutMs: 3000,
+        retryBaseMs: 1000,
+        retryMaxMs: 60_000,
+        retryForMs: 600_000,
+        disableAfterMs: 900_000,
+        eventsRetentionDays: 30,
+      },
     });
   });
 

@@ -29,6 +29,27 @@ export interface KeyUsageConfig {
 
 export const MIN_USAGE_RETENTION_DAYS = 90;
 
+/** Webhooks and the event feed (docs/webhooks.md). Durations in ms. */
+export interface WebhooksConfig {
+  /** WEBHOOKS_ALLOW_HTTP=true: `http://` endpoint URLs are accepted (development, tests). */
+  readonly allowHttp: boolean;
+  /** WEBHOOKS_ALLOW_PRIVATE_TARGETS=true: loopback/private/link-local targets are accepted (tests only). */
+  readonly allowPrivateTargets: boolean;
+  /** WEBHOOKS_SECRET_KEY: base64 of 32 bytes encrypting the signing secrets; unset: a key file in DATA_DIR. */
+  readonly secretKey: Buffer | undefined;
+  /** WEBHOOKS_DISPATCHER=false: this instance sends nothing (another one does). */
+  readonly dispatcher: boolean;
+  readonly pollIntervalMs: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  readonly retryForMs: number;
+  readonly disableAfterMs: number;
+  /** EVENTS_RETENTION_DAYS: events older than this are swept (deliveries with them). */
+  readonly eventsRetentionDays: number;
+}
+
 /** pino's levels, plus `silent` (no logs at all). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -52,6 +73,7 @@ export interface AppConfig {
   readonly metricsPort: number | undefined;
   /** How long in-flight requests may finish after SIGTERM/SIGINT before their connections are cut. */
   readonly shutdownGraceMs: number;
+  readonly webhooks: WebhooksConfig;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +174,36 @@ function loadKeyUsageConfig(env: Env): KeyUsageConfig {
   return { flushIntervalMs: parseNonNegativeInt(env, 'USAGE_FLUSH_INTERVAL_MS', 10_000), retentionDays };
 }
 
+function parseSecretKey(env: Env): Buffer | undefined {
+  const raw = env.WEBHOOKS_SECRET_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32 || key.toString('base64').replace(/=+$/, '') !== raw.trim().replace(/=+$/, ''))
+    throw new ConfigError('WEBHOOKS_SECRET_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
+  return key;
+}
+
+function loadWebhooksConfig(env: Env): WebhooksConfig {
+  const hour = 3_600_000;
+  const config: WebhooksConfig = {
+    allowHttp: parseBoolean(env, 'WEBHOOKS_ALLOW_HTTP', false),
+    allowPrivateTargets: parseBoolean(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    secretKey: parseSecretKey(env),
+    dispatcher: parseBoolean(env, 'WEBHOOKS_DISPATCHER', true),
+    pollIntervalMs: parsePositiveInt(env, 'WEBHOOKS_POLL_INTERVAL_MS', 1_000),
+    concurrency: parsePositiveInt(env, 'WEBHOOKS_CONCURRENCY', 8),
+    timeoutMs: parsePositiveInt(env, 'WEBHOOKS_TIMEOUT_MS', 5_000),
+    retryBaseMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_BASE_MS', 30_000),
+    retryMaxMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_MAX_MS', 6 * hour),
+    retryForMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_FOR_MS', 24 * hour),
+    disableAfterMs: parsePositiveInt(env, 'WEBHOOKS_DISABLE_AFTER_MS', 24 * hour),
+    eventsRetentionDays: parsePositiveInt(env, 'EVENTS_RETENTION_DAYS', 7),
+  };
+  if (config.retryMaxMs < config.retryBaseMs)
+    throw new ConfigError('WEBHOOKS_RETRY_MAX_MS must not be below WEBHOOKS_RETRY_BASE_MS');
+  return config;
+}
+
 /** Builds the configuration from the environment; throws `ConfigError` naming the bad variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const bootstrapAdminKey = env.BOOTSTRAP_ADMIN_KEY || undefined;
@@ -194,6 +246,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     logLevel: parseLogLevel(env),
     metricsPort,
     shutdownGraceMs: parseNonNegativeInt(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    webhooks: loadWebhooksConfig(env),
   };
 }
 

@@ -63,6 +63,9 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     SEED_DEMO_DATA: 'false',
     RATE_LIMIT_REDIS_PREFIX: `test:${randomUUID()}:`,
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    // Delivering webhooks is opt-in for a test app: a dispatcher polling the tables would
+    // deadlock with reset()'s TRUNCATE, and only the webhook tests want deliveries.
+    WEBHOOKS_DISPATCHER: 'false',
     ...env,
   });
   try {
@@ -96,7 +99,16 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
         );
         if (rows.length === 0) return;
         const tables = rows.map(({ tablename }) => `"${tablename.replace(/"/g, '""')}"`).join(', ');
-        await db.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+        // A test's own dispatcher may hold a row lock the TRUNCATE waits for: PostgreSQL then
+        // picks one of the two as a deadlock victim; try again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await db.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+            return;
+          } catch (error) {
+            if (attempt >= 5 || (error as { code?: string }).code !== '40P01') throw error;
+          }
+        }
       },
       close: () => app.close(),
     };

@@ -339,6 +339,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events (the feed)
+         * @description What happened in the store, oldest first, in id order (ids increase in commit order, so resuming `after` the last id you processed never misses one): stock and pet-status events for every key, and the events of the caller's own orders (every order's for an admin key). Filtered by `type`, paged by `limit` and `cursor`; a `Link: rel="next"` header points to the next page. Events are kept for at least 7 days.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the key's webhook endpoints
+         * @description Paged by `limit` and `cursor`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The events of the listed types that the key may see (stock and pet-status events, its own orders' events) are POSTed to the URL, signed per Standard Webhooks with the secret returned here once. At most 10 endpoints per key. Delivery is at least once: deduplicate by `webhook-id`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Its secret is not shown.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its pending deliveries go with it.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Only the fields present change; `enabled: true` re-enables an endpoint disabled after failing for 24 hours.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping to a webhook endpoint
+         * @description Queues a signed `ping` message (`{type: "ping", occurredAt, data: {webhookId}}`); its delivery is listed with the others.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description Each with its latest attempt: status code, duration, error, next retry. Paged by `limit` and `cursor`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Due at once, with a fresh retry window; a delivered one is sent again (same `webhook-id`).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -427,6 +559,55 @@ export interface components {
              */
             bans: number;
         };
+        /** @description One event (or ping) for one endpoint, with its latest attempt */
+        Delivery: {
+            /**
+             * Format: int64
+             * @example 12
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description The event (absent for a ping)
+             * @example 42
+             */
+            eventId?: number;
+            /**
+             * @description The event type, or `ping`
+             * @example order.placed
+             */
+            eventType: string;
+            status: components["schemas"]["DeliveryStatus"];
+            /**
+             * Format: int32
+             * @description Attempts made
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: int32
+             * @description HTTP status of the latest attempt
+             */
+            statusCode?: number;
+            /** @description Why the latest attempt failed */
+            error?: string;
+            /**
+             * Format: int32
+             * @description Duration of the latest attempt (ms)
+             */
+            durationMs?: number;
+            /**
+             * Format: date-time
+             * @description When it is tried next (pending only)
+             */
+            nextRetryAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt?: string;
+        };
+        /** @enum {string} */
+        DeliveryStatus: "pending" | "delivered" | "failed";
         /** @description Every failure answers with this shape and only it. */
         Error: {
             /**
@@ -445,6 +626,48 @@ export interface components {
              * @example 404
              */
             status: number;
+        };
+        /** @description Something that happened in the store, as the feed lists it and webhooks POST it. Ids increase in commit order. */
+        Event: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            /** @description `OrderEventData` for `order.*`, `InventoryChangedData` for `inventory.changed`, `PetStatusChangedData` for `pet.status_changed` */
+            data: components["schemas"]["OrderEventData"] | components["schemas"]["InventoryChangedData"] | components["schemas"]["PetStatusChangedData"];
+        };
+        /**
+         * @description What happened: an order placed, completed or cancelled; stock or a pet status changed
+         * @enum {string}
+         */
+        EventType: "order.placed" | "order.completed" | "order.cancelled" | "inventory.changed" | "pet.status_changed";
+        /** @description A pet's units in stock changed, with its status before and after */
+        InventoryChangedData: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            petId: number;
+            /**
+             * Format: int32
+             * @example 3
+             */
+            oldQuantity: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            newQuantity: number;
+            oldStatus: components["schemas"]["PetStatus"];
+            newStatus: components["schemas"]["PetStatus"];
         };
         /** @description Stock of one pet */
         InventoryItem: {
@@ -565,6 +788,54 @@ export interface components {
             categoryId: number;
             status?: components["schemas"]["PetStatus"];
         };
+        /** @description An endpoint to register: where to POST which events */
+        NewWebhook: {
+            /**
+             * @description Where the events are POSTed: an `https://` URL whose host resolves to public addresses only
+             * @example https://shop.example.com/hooks/petstore
+             */
+            url: string;
+            /**
+             * @description The event types to receive
+             * @example [
+             *       "order.placed",
+             *       "inventory.changed"
+             *     ]
+             */
+            events: components["schemas"]["EventType"][];
+            /**
+             * @description What the endpoint is for
+             * @example Warehouse sync
+             */
+            description?: string;
+        };
+        /** @description A registered endpoint with its signing secret, shown in this response only */
+        NewWebhookSecret: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            id: number;
+            /** @example https://shop.example.com/hooks/petstore */
+            url: string;
+            events: components["schemas"]["EventType"][];
+            /** @example Warehouse sync */
+            description?: string;
+            /** @description False once it failed for 24 hours in a row (PATCH `enabled: true` re-enables) */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Since when every delivery attempt failed (absent after a success)
+             */
+            failingSince?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Signing secret (`whsec_` and base64): verify `webhook-signature` with it (Standard Webhooks). It cannot be shown again.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
         /** @description An order for units of a pet */
         Order: {
             /**
@@ -610,6 +881,30 @@ export interface components {
              */
             shipDate?: string;
         };
+        /** @description The order of an `order.placed`, `order.completed` or `order.cancelled` event */
+        OrderEventData: {
+            /**
+             * Format: int64
+             * @example 7
+             */
+            orderId: number;
+            /**
+             * Format: int64
+             * @example 1
+             */
+            petId: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description On `order.completed` only
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            shipDate?: string;
+        };
         /** @description A pet for sale */
         Pet: {
             /**
@@ -651,6 +946,16 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
+        /** @description A pet's status changed (by staff or by the store rules) */
+        PetStatusChangedData: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            petId: number;
+            oldStatus: components["schemas"]["PetStatus"];
+            newStatus: components["schemas"]["PetStatus"];
+        };
         /** @description A list of pets */
         Pets: components["schemas"]["Pet"][];
         /**
@@ -726,6 +1031,51 @@ export interface components {
              * @example 1795262460
              */
             reset: number;
+        };
+        /** @description A registered endpoint (never its secret) */
+        Webhook: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            id: number;
+            /** @example https://shop.example.com/hooks/petstore */
+            url: string;
+            events: components["schemas"]["EventType"][];
+            /** @example Warehouse sync */
+            description?: string;
+            /** @description False once it failed for 24 hours in a row (PATCH `enabled: true` re-enables) */
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description Since when every delivery attempt failed (absent after a success)
+             */
+            failingSince?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description Fields to change; `enabled: true` re-enables an endpoint disabled after failing too long */
+        WebhookUpdate: {
+            /**
+             * @description Where the events are POSTed: an `https://` URL whose host resolves to public addresses only
+             * @example https://shop.example.com/hooks/petstore
+             */
+            url?: string;
+            /**
+             * @description The event types to receive
+             * @example [
+             *       "order.placed",
+             *       "inventory.changed"
+             *     ]
+             */
+            events?: components["schemas"]["EventType"][];
+            /**
+             * @description What the endpoint is for
+             * @example Warehouse sync
+             */
+            description?: string;
+            /** @description Whether events are sent to it */
+            enabled?: boolean;
         };
     };
     responses: {
@@ -2486,6 +2836,511 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return */
+                limit?: number;
+                /** @description Opaque cursor from the `next` link of the previous page */
+                cursor?: string;
+                /** @description Only events after this event id: the id of the last event you processed (`0` or absent: from the oldest kept). A `cursor` (from the `next` link) takes precedence. */
+                after?: number;
+                /** @description Only events of these types (repeat the parameter for several) */
+                type?: components["schemas"]["EventType"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return */
+                limit?: number;
+                /** @description Opaque cursor from the `next` link of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhook"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret (shown this once) */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewWebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description The key already has 10 endpoints (`WEBHOOK_LIMIT_REACHED`) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_LIMIT_REACHED";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The URL is not `https://` (or `http://` where allowed), or its host resolves to a loopback, private, link-local or metadata address (`WEBHOOK_TARGET_NOT_ALLOWED`) */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_TARGET_NOT_ALLOWED";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the webhook (a positive 64-bit integer)
+                 * @example 1
+                 */
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No endpoint with this id belongs to this key (`WEBHOOK_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the webhook (a positive 64-bit integer)
+                 * @example 1
+                 */
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was deleted */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No endpoint with this id belongs to this key (`WEBHOOK_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the webhook (a positive 64-bit integer)
+                 * @example 1
+                 */
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No endpoint with this id belongs to this key (`WEBHOOK_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The URL is not `https://` (or `http://` where allowed), or its host resolves to a loopback, private, link-local or metadata address (`WEBHOOK_TARGET_NOT_ALLOWED`) */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_TARGET_NOT_ALLOWED";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the webhook (a positive 64-bit integer)
+                 * @example 1
+                 */
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping is queued */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No endpoint with this id belongs to this key (`WEBHOOK_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return */
+                limit?: number;
+                /** @description Opaque cursor from the `next` link of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the webhook (a positive 64-bit integer)
+                 * @example 1
+                 */
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No endpoint with this id belongs to this key (`WEBHOOK_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the webhook (a positive 64-bit integer)
+                 * @example 1
+                 */
+                webhookId: number;
+                /**
+                 * @description ID of the delivery (a positive 64-bit integer)
+                 * @example 1
+                 */
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery is queued */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such endpoint of this key, or no such delivery of it (`WEBHOOK_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "WEBHOOK_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];

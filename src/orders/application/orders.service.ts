@@ -123,8 +123,8 @@ export class OrdersService {
   }
 
   /**
-   * One statement locks the line, applies the rule, takes the units and inserts the
-   * order, so the line is locked for the shortest time (a hot pet's orders queue on
+   * The line is locked, then one statement applies the rule, takes the units and
+   * inserts the order, so the line is locked for the shortest time (a hot pet's orders queue on
    * that lock). The domain rule stays the judge: it names the refusal when the store
    * took nothing, and a placement the rule would refuse is rolled back.
    */

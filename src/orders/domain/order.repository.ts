@@ -19,8 +19,8 @@ export interface OrderRepository {
   findPage(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order>;
   /**
-   * Places `order` against its pet's stock in one atomic step, holding the pet's
-   * inventory line lock for that step only: when the line allows it (`placeOrder`'s
+   * Places `order` against its pet's stock under the pet's inventory line lock,
+   * taken as late and held as briefly as possible: when the line allows it (`placeOrder`'s
    * rule: available, enough units) the units are taken, the last unit makes the pet
    * pending, and the order is inserted. Returns the line as it was before (read
    * under the lock) and the order, null when the line refused it; null when the pet

@@ -9,14 +9,22 @@ export interface PlaceFromStockRow {
 }
 
 /**
- * Places an order in one statement ($1 pet id, $2 units, $3 ship date, $4 owner
- * key id): locks the pet's inventory row and pets row (the lock order of every
- * store use case: inventory first), and only when the pet is available with
- * enough units takes them, makes the pet pending on the last unit, and inserts
- * the order (PostgreSQL runs every data-modifying part of a WITH once, read or
- * not). Locking both rows makes PostgreSQL re-read both at their latest committed
- * version once the lock is granted, so the rule sees what the previous holder of
- * the lock wrote. No row: the pet has no inventory line.
+ * Locks the pet's inventory row ($1 pet id), as every store use case does first.
+ * A statement of its own: the next statement's snapshot is taken once the lock is
+ * granted, so it reads what the previous holder of the lock committed (a statement
+ * that waited for the lock itself would read the pets row as it was before).
+ */
+export const LOCK_STOCK_LINE: Statement = {
+  name: 'orders_lock_stock_line',
+  text: 'SELECT 1 FROM inventory WHERE pet_id = $1 FOR UPDATE',
+};
+
+/**
+ * Places an order in one statement, under the lock of {@link LOCK_STOCK_LINE}
+ * ($1 pet id, $2 units, $3 ship date, $4 owner key id): only when the pet is
+ * available with enough units it takes them, makes the pet pending on the last
+ * unit, and inserts the order (PostgreSQL runs every data-modifying part of a WITH
+ * once, read or not). Returns the line as it was, and the order's id or null.
  */
 export const PLACE_FROM_STOCK: Statement = {
   name: 'orders_place_from_stock',
@@ -24,7 +32,6 @@ export const PLACE_FROM_STOCK: Statement = {
            SELECT i.pet_id, i.quantity, p.status
              FROM inventory i JOIN pets p ON p.id = i.pet_id
             WHERE i.pet_id = $1
-              FOR NO KEY UPDATE OF i, p
          ), taken AS (
            UPDATE inventory SET quantity = inventory.quantity - $2
              FROM line

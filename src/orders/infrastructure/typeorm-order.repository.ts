@@ -8,7 +8,7 @@ import type { NewOrder, Order } from '../domain/order.js';
 import type { OrderFilter, OrderRepository, StockPlacement } from '../domain/order.repository.js';
 import { OrderMapper } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
-import { PLACE_FROM_STOCK, type PlaceFromStockRow } from './place-from-stock.statement.js';
+import { LOCK_STOCK_LINE, PLACE_FROM_STOCK, type PlaceFromStockRow } from './place-from-stock.statement.js';
 
 /** Orders over TypeORM; writes in the given transaction. */
 export class TypeOrmOrderRepository implements OrderRepository {
@@ -41,7 +41,10 @@ export class TypeOrmOrderRepository implements OrderRepository {
 
   async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
     const shipDate = order.shipDate ?? null;
-    const [row] = await preparedRowsIn<PlaceFromStockRow>(managerOf(tx, this.rows.manager), PLACE_FROM_STOCK, [
+    const manager = managerOf(tx, this.rows.manager);
+    const locked = await preparedRowsIn(manager, LOCK_STOCK_LINE, [toInt8(order.petId)]);
+    if (locked.length === 0) return null;
+    const [row] = await preparedRowsIn<PlaceFromStockRow>(manager, PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
       shipDate,

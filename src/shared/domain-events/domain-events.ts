@@ -4,12 +4,17 @@ import type { DomainEvent } from './domain-event.js';
 /** Handles one event inside the transaction that recorded it; what it writes there commits with the change. */
 export type DomainEventHandler<E extends DomainEvent> = (event: E, tx: Transaction) => Promise<void>;
 
+/** Handles every event a transaction dispatched, at once, after their per-type handlers (e.g. one multi-row insert). */
+export type DomainEventBatchHandler = (events: readonly DomainEvent[], tx: Transaction) => Promise<void>;
+
 /**
  * Port: how a module subscribes to another module's events without importing its
  * internals (only the event's type, from that module's public entry).
  */
 export interface DomainEventSubscriptions {
   subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void;
+  /** Every event of a transaction, of any type, in one call before the commit (still inside the transaction). */
+  subscribeAll(handler: DomainEventBatchHandler): void;
 }
 
 export const DOMAIN_EVENTS = Symbol('DomainEvents');
@@ -22,6 +27,7 @@ export const DOMAIN_EVENTS = Symbol('DomainEvents');
  */
 export class DomainEventBus implements DomainEventSubscriptions {
   private readonly handlers = new Map<string, Array<DomainEventHandler<DomainEvent>>>();
+  private readonly batchHandlers: DomainEventBatchHandler[] = [];
 
   subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void {
     const list = this.handlers.get(type) ?? [];
@@ -29,14 +35,25 @@ export class DomainEventBus implements DomainEventSubscriptions {
     this.handlers.set(type, list);
   }
 
-  /** Whether anyone listens at all: a unit of work without subscribers skips dispatch. */
-  get empty(): boolean {
-    return this.handlers.size === 0;
+  subscribeAll(handler: DomainEventBatchHandler): void {
+    this.batchHandlers.push(handler);
   }
 
+  /** Whether anyone listens at all: a unit of work without subscribers skips dispatch. */
+  get empty(): boolean {
+    return this.handlers.size === 0 && this.batchHandlers.length === 0;
+  }
+
+  /** Per-type handlers first, event by event; then the batch handlers once with all of them (again for any they record). */
   async dispatch(pending: RecordedEvents, tx: Transaction): Promise<void> {
-    for (let event = pending.next(); event; event = pending.next()) {
-      for (const handler of this.handlers.get(event.type) ?? []) await handler(event, tx);
+    for (;;) {
+      const batch: DomainEvent[] = [];
+      for (let event = pending.next(); event; event = pending.next()) {
+        batch.push(event);
+        for (const handler of this.handlers.get(event.type) ?? []) await handler(event, tx);
+      }
+      if (batch.length === 0 || this.batchHandlers.length === 0) return;
+      for (const handler of this.batchHandlers) await handler(batch, tx);
     }
   }
 }

@@ -1,0 +1,108 @@
+import type { DataSource } from 'typeorm';
+import { fromInt8 } from '../../database/int8.js';
+import { managerOf } from '../../database/typeorm-transaction.js';
+import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
+import type { WebhookRepository } from '../domain/ports.js';
+import type { StoreEventType } from '../domain/store-event.js';
+import type { NewWebhook, Webhook, WebhookPatch } from '../domain/webhook.js';
+
+interface WebhookRow {
+  id: string;
+  api_key_id: string;
+  url: string;
+  events: StoreEventType[];
+  description: string | null;
+  enabled: boolean;
+  failing_since: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, api_key_id, url, events, description, enabled, failing_since, created_at';
+
+const toWebhook = (row: WebhookRow): Webhook => ({
+  id: fromInt8(row.id),
+  ownerKeyId: fromInt8(row.api_key_id),
+  url: row.url,
+  events: row.events,
+  description: row.description,
+  enabled: row.enabled,
+  failingSince: row.failing_since,
+  createdAt: row.created_at,
+});
+
+/** Endpoints over the `webhooks` table; the secret column is never read back here. */
+export class TypeOrmWebhookRepository implements WebhookRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async countForCreation(ownerKeyId: number, tx: Transaction): Promise<number> {
+    // A per-key lock until commit, so that two concurrent creations cannot both pass the limit.
+    await managerOf(tx, this.db.manager).query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::bigint, 0))`,
+      [ownerKeyId],
+    );
+    const [row] = (await managerOf(tx, this.db.manager).query(
+      `SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`,
+      [ownerKeyId],
+    )) as Array<{ count: string }>;
+    return Number(row.count);
+  }
+
+  async insert(ownerKeyId: number, webhook: NewWebhook, sealedSecret: string, tx: Transaction): Promise<Webhook> {
+    // after_event_id: the endpoint receives the events committed after it (ids follow commit order).
+    const [row] = (await managerOf(tx, this.db.manager).query(
+      `INSERT INTO webhooks (api_key_id, url, events, description, secret_sealed, after_event_id)
+       VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(max(id), 0) FROM events))
+       RETURNING ${COLUMNS}`,
+      [ownerKeyId, webhook.url, webhook.events, webhook.description ?? null, sealedSecret],
+    )) as WebhookRow[];
+    return toWebhook(row);
+  }
+
+  async find(ownerKeyId: number, id: number): Promise<Webhook | null> {
+    const [row] = (await this.db.query(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1 AND api_key_id = $2`, [
+      id,
+      ownerKeyId,
+    ])) as WebhookRow[];
+    return row ? toWebhook(row) : null;
+  }
+
+  async list(ownerKeyId: number, page: PageRequest): Promise<Page<Webhook>> {
+    const rows = (await this.db.query(
+      `SELECT ${COLUMNS} FROM webhooks WHERE api_key_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+      [ownerKeyId, page.afterId ?? 0, page.limit + 1],
+    )) as WebhookRow[];
+    return toPage(rows.map(toWebhook), page.limit);
+  }
+
+  async update(ownerKeyId: number, id: number, patch: WebhookPatch): Promise<Webhook | null> {
+    const [rows] = (await this.db.query(
+      `UPDATE webhooks SET
+         url = COALESCE($3, url),
+         events = COALESCE($4, events),
+         description = CASE WHEN $5 THEN $6 ELSE description END,
+         enabled = COALESCE($7, enabled),
+         failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END
+       WHERE id = $1 AND api_key_id = $2
+       RETURNING ${COLUMNS}`,
+      [
+        id,
+        ownerKeyId,
+        patch.url ?? null,
+        patch.events ?? null,
+        patch.description !== undefined,
+        patch.description ?? null,
+        patch.enabled ?? null,
+      ],
+    )) as [WebhookRow[], number];
+    return rows[0] ? toWebhook(rows[0]) : null;
+  }
+
+  async remove(ownerKeyId: number, id: number): Promise<boolean> {
+    const [, count] = (await this.db.query(`DELETE FROM webhooks WHERE id = $1 AND api_key_id = $2`, [
+      id,
+      ownerKeyId,
+    ])) as [unknown, number];
+    return count > 0;
+  }
+}

@@ -1,0 +1,79 @@
+import { Module } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { DataSource } from 'typeorm';
+import { appConfig } from '../config/app.config.js';
+import { AppMetrics } from '../metrics/app-metrics.js';
+import { EventsService } from './application/events.service.js';
+import { OutboxSubscriber } from './application/outbox.subscriber.js';
+import { WebhookDispatcher } from './application/webhook-dispatcher.js';
+import { WebhooksService } from './application/webhooks.service.js';
+import { DELIVERY_QUEUE, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
+import {
+  DELIVERY_REPOSITORY,
+  EVENT_STORE,
+  type EventStore,
+  SECRET_BOX,
+  TARGET_RESOLVER,
+  type TargetResolver,
+  WEBHOOK_REPOSITORY,
+} from './domain/ports.js';
+import { WEBHOOK_METRICS } from './domain/webhook-metrics.js';
+import { EventsController } from './http/events.controller.js';
+import { WebhooksController } from './http/webhooks.controller.js';
+import { LazySecretBox, loadSecretKey } from './infrastructure/aes-secret-box.js';
+import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js';
+import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
+import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
+import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
+import { TypeOrmDeliveryQueue, TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
+import { TypeOrmEventStore } from './infrastructure/typeorm-event-store.js';
+import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository.js';
+
+/** This module's migrations, in order: the composition root runs them after the core's. */
+export const WEBHOOK_MIGRATIONS = [Webhooks1764028800000];
+
+type Config = ConfigType<typeof appConfig>;
+
+/**
+ * The transactional outbox of the store's events, the event feed (GET /events),
+ * webhook endpoints per API key and the dispatcher that delivers to them.
+ */
+@Module({
+  controllers: [EventsController, WebhooksController],
+  providers: [
+    EventsService,
+    WebhooksService,
+    OutboxSubscriber,
+    WebhookDispatcher,
+    { provide: EVENT_STORE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmEventStore(db) },
+    {
+      provide: WEBHOOK_REPOSITORY,
+      inject: [DataSource],
+      useFactory: (db: DataSource) => new TypeOrmWebhookRepository(db),
+    },
+    {
+      provide: DELIVERY_REPOSITORY,
+      inject: [DataSource],
+      useFactory: (db: DataSource) => new TypeOrmDeliveryRepository(db),
+    },
+    { provide: DELIVERY_QUEUE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmDeliveryQueue(db) },
+    {
+      provide: SECRET_BOX,
+      inject: [appConfig.KEY],
+      useFactory: (config: Config) => new LazySecretBox(() => loadSecretKey(config.webhooks.secretKey, config.dataDir)),
+    },
+    { provide: TARGET_RESOLVER, useFactory: () => new NodeTargetResolver() },
+    {
+      provide: WEBHOOK_TRANSPORT,
+      inject: [TARGET_RESOLVER, appConfig.KEY],
+      useFactory: (resolver: TargetResolver, config: Config) =>
+        new HttpWebhookTransport(resolver, config.webhooks, config.webhooks.timeoutMs),
+    },
+    {
+      provide: WEBHOOK_METRICS,
+      inject: [AppMetrics, EVENT_STORE],
+      useFactory: (metrics: AppMetrics, events: EventStore) => new PrometheusWebhookMetrics(metrics, events),
+    },
+  ],
+})
+export class WebhooksModule {}
