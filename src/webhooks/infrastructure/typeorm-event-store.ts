@@ -12,7 +12,7 @@ import type { EventViewer } from '../domain/visibility.js';
  * their commit (a transaction-level advisory lock), so that event ids become
  * visible in increasing order and a reader paging by `id > cursor` never skips
  * one that commits late. Why this and not xid8 snapshots:
- * docs/decisions/event-ids-in-commit-order.md.
+ * docs/webhooks.md (Events).
  */
 const OUTBOX_LOCK = [0x70657473, 0x6f757462] as const; // "pets", "outb"
 
