@@ -50,14 +50,21 @@ describe('hostile bodies on every body-taking operation', () => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // Webhook endpoints on this machine's loopback address (never called: no dispatcher in a test app).
+    t = await createTestApp({ WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
     await t.reset();
     const setup = await storeSetup(t, 'Hostile bodies');
     admin = setup.admin;
     const pet = await stockedPet(t, admin, 50, { name: 'Target', categoryId: setup.categoryId });
     const order = await request(t.http).post('/store/orders').set(KEY, admin).send({ petId: pet, quantity: 1 });
     const key = await issueStoreKey(t, ['read']);
+    const webhook = await request(t.http)
+      .post('/webhooks')
+      .set(KEY, admin)
+      .send({ url: 'http://127.0.0.1:9/hooks', events: ['order.placed'] })
+      .expect(201);
     Object.assign(ids, {
+      webhookId: (webhook.body as { id: number }).id,
       petId: pet,
       categoryId: setup.categoryId,
       orderId: (order.body as { id: number }).id,
@@ -72,7 +79,7 @@ describe('hostile bodies on every body-taking operation', () => {
 
   /** Every row of every table, to show that a refused request changed nothing. */
   async function snapshot(): Promise<string> {
-    const tables = ['categories', 'pets', 'inventory', 'orders', 'api_keys', 'idempotency_keys'];
+    const tables = ['categories', 'pets', 'inventory', 'orders', 'api_keys', 'idempotency_keys', 'webhooks'];
     const rows = await Promise.all(
       tables.map((table) => t.db.query(`SELECT to_jsonb(x) AS row FROM ${table} x ORDER BY to_jsonb(x)::text`)),
     );
