@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { eventually } from './support/eventually.js';
+import { ENTRY } from './support/spawn-service.mjs';
 import { type Receiver, startReceiver } from './support/webhook-receiver.mjs';
 import { tally, WebhookServices } from './support/webhook-services.js';
 
 const ORDERS = 60;
 
 /**
- * At least once across a crash: the service (`node dist/src/main.js`) is killed
+ * At least once across a crash: the service (`node dist/petstore.mjs`, as `npm start` runs it) is killed
  * with SIGKILL while deliveries are pending and in flight, and started again on the
  * same database. Every event must reach the receiver (counted by event id); the
  * ones in flight at the kill may arrive twice, with the same webhook-id.
@@ -17,7 +17,7 @@ describe('webhook delivery across a SIGKILL (e2e)', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    if (!existsSync(resolve('dist/src/main.js'))) throw new Error('dist/src/main.js is missing: run `npm run build`');
+    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\``);
     receiver = await startReceiver(() => 204, { delayMs: 100 }); // slow, so deliveries queue up
     await services.createDatabase();
   });

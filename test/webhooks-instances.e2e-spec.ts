@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from './support/eventually.js';
+import { ENTRY } from './support/spawn-service.mjs';
 import { type Receiver, startReceiver } from './support/webhook-receiver.mjs';
 import { tally, WebhookServices } from './support/webhook-services.js';
 
@@ -18,7 +18,7 @@ describe('webhook delivery by two instances on one database (e2e)', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    if (!existsSync(resolve('dist/src/main.js'))) throw new Error('dist/src/main.js is missing: run `npm run build`');
+    if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run \`npm run build\``);
     receiver = await startReceiver(() => 204, { delayMs: 10 });
     await services.createDatabase();
   });

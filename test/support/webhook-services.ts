@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, recreateDatabase, type ServiceProcess, spawnService, waitUntilReady } from './spawn-service.mjs';
 
@@ -34,7 +34,6 @@ export class WebhookServices {
     const service = spawnService({
       name,
       port: await freePort(),
-      entry: resolve('dist/src/main.js'),
       env: {
         NODE_OPTIONS: undefined,
         DATABASE_URL: this.databaseUrl,

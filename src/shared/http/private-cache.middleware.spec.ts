@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { privateCache } from './private-cache.middleware.js';
+import { responseDefaults } from './private-cache.middleware.js';
 
 /** The part of a response the middleware touches. */
 class FakeResponse {
@@ -17,12 +17,13 @@ class FakeResponse {
 
 function run(path: string, res = new FakeResponse()): FakeResponse {
   let nexts = 0;
-  privateCache(['/docs', '/openapi.json'])({ path } as Request, res as unknown as Response, () => void nexts++);
+  // No security headers here: only the cache policy's own.
+  responseDefaults(['/docs', '/openapi.json'], [])({ path } as Request, res as unknown as Response, () => void nexts++);
   expect(nexts).toBe(1);
   return res;
 }
 
-describe('privateCache', () => {
+describe('responseDefaults: the private cache policy', () => {
   it.each(['/pets', '/store/orders/1', '/admin/api-keys', '/nope', '/docsx', '/openapi.json.bak', '/health/live'])(
     'marks %s private, varying on the key',
     (path) => {

@@ -6,24 +6,13 @@ import { type HeaderList, helmetHeaders } from './security-headers.js';
 export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 
 /**
- * Marks every response as meant for one client (`Cache-Control: private, no-cache`
- * and `Vary: X-API-Key`), errors included, except under the given public paths
- * (a path and everything below it), which keep their own policy. Answers depend on
- * the key (orders, admin lists) and even where the body does not, the rate-limit
- * headers describe one key's or one address's quota. Mounted before anything that
- * can answer; a route may still set its own `Cache-Control` (the health probes do).
+ * Marks a response as meant for one client (`Cache-Control: private, no-cache` and
+ * `Vary: X-API-Key`), errors included, except under the given public paths (a path
+ * and everything below it), which keep their own policy. Answers depend on the key
+ * (orders, admin lists) and even where the body does not, the rate-limit headers
+ * describe one key's or one address's quota. A route may still set its own
+ * `Cache-Control` (the health probes do).
  */
-export function privateCache(
-  publicPaths: readonly string[],
-): (req: Request, res: Response, next: NextFunction) => void {
-  const mark = markPrivate(publicPaths);
-  return (req, res, next) => {
-    mark(req, res);
-    next();
-  };
-}
-
-/** What `privateCache` does, as a function for a middleware that does more. */
 export function markPrivate(publicPaths: readonly string[]): (req: Request, res: Response) => void {
   const exact = new Set(publicPaths);
   const below = publicPaths.map((path) => `${path}/`);
@@ -40,7 +29,7 @@ export function markPrivate(publicPaths: readonly string[]): (req: Request, res:
 /**
  * The headers every response starts with, in one middleware: helmet's (computed
  * once, see `helmetHeaders`) and, outside the public paths, the private cache
- * policy of `privateCache`.
+ * policy of `markPrivate`.
  */
 export function responseDefaults(
   publicPaths: readonly string[],
