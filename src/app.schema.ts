@@ -2,7 +2,7 @@ import { API_KEY_ENTITIES, API_KEY_MIGRATIONS } from './api-keys/index.js';
 import { CATEGORY_ENTITIES } from './categories/index.js';
 import { CORE_MIGRATIONS } from './database/migrations/index.js';
 import { INVENTORY_ENTITIES } from './inventory/index.js';
-import { ORDER_ENTITIES } from './orders/index.js';
+import { ORDER_ENTITIES, ORDER_MIGRATIONS } from './orders/index.js';
 import { PET_ENTITIES } from './pets/index.js';
 import { WEBHOOK_MIGRATIONS } from './webhooks/index.js';
 
@@ -13,5 +13,5 @@ import { WEBHOOK_MIGRATIONS } from './webhooks/index.js';
  */
 export const SCHEMA = {
   entities: [...CATEGORY_ENTITIES, ...PET_ENTITIES, ...API_KEY_ENTITIES, ...INVENTORY_ENTITIES, ...ORDER_ENTITIES],
-  migrations: [...CORE_MIGRATIONS, ...API_KEY_MIGRATIONS, ...WEBHOOK_MIGRATIONS],
+  migrations: [...CORE_MIGRATIONS, ...API_KEY_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...ORDER_MIGRATIONS],
 };

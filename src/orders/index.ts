@@ -2,4 +2,4 @@
 export type { OrderCancelled, OrderCompleted, OrderPlaced } from './domain/order.events.js';
 export { STORE_METRICS, type StoreMetrics } from './domain/store-metrics.js';
 export { OrderResponse } from './http/dto/order.response.js';
-export { ORDER_ENTITIES, OrdersModule } from './orders.module.js';
+export { ORDER_ENTITIES, ORDER_MIGRATIONS, OrdersModule } from './orders.module.js';

@@ -8,12 +8,16 @@ import { IDEMPOTENCY_REPOSITORY } from './domain/idempotency.js';
 import { ORDER_REPOSITORY } from './domain/order.repository.js';
 import { OrdersController } from './http/orders.controller.js';
 import { IdempotencyKeyOrmEntity } from './infrastructure/idempotency-key.orm-entity.js';
+import { PlaceOrderFunction1764115200000 } from './infrastructure/migrations/1764115200000-place-order-function.js';
 import { OrderOrmEntity } from './infrastructure/order.orm-entity.js';
 import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempotency.repository.js';
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository.js';
 
 /** This module's tables, as TypeORM entities. */
 export const ORDER_ENTITIES = [OrderOrmEntity, IdempotencyKeyOrmEntity];
+
+/** This module's migrations since the core ones (its tables are in CORE_MIGRATIONS). */
+export const ORDER_MIGRATIONS = [PlaceOrderFunction1764115200000];
 
 @Module({
   imports: [TypeOrmModule.forFeature(ORDER_ENTITIES), InventoryModule],

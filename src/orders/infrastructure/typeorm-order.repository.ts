@@ -8,7 +8,7 @@ import type { NewOrder, Order } from '../domain/order.js';
 import type { OrderFilter, OrderRepository, StockPlacement } from '../domain/order.repository.js';
 import { OrderMapper } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
-import { LOCK_STOCK_LINE, PLACE_FROM_STOCK, type PlaceFromStockRow } from './place-from-stock.statement.js';
+import { PLACE_FROM_STOCK, type PlaceFromStockRow } from './place-from-stock.statement.js';
 
 /** Orders over TypeORM; writes in the given transaction. */
 export class TypeOrmOrderRepository implements OrderRepository {
@@ -42,8 +42,6 @@ export class TypeOrmOrderRepository implements OrderRepository {
   async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
     const shipDate = order.shipDate ?? null;
     const manager = managerOf(tx, this.rows.manager);
-    const locked = await preparedRowsIn(manager, LOCK_STOCK_LINE, [toInt8(order.petId)]);
-    if (locked.length === 0) return null;
     const [row] = await preparedRowsIn<PlaceFromStockRow>(manager, PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
@@ -51,7 +49,7 @@ export class TypeOrmOrderRepository implements OrderRepository {
       toInt8(ownerKeyId),
     ]);
     if (!row) return null;
-    const before = { petId: order.petId, quantity: row.quantity, status: row.status };
+    const before = { petId: order.petId, quantity: row.line_quantity, status: row.line_status };
     if (row.order_id === null) return { before, order: null };
     const placed = {
       id: fromInt8(row.order_id),

@@ -1,6 +1,7 @@
+import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { fromInt8 } from '../../database/int8.js';
-import { managerOf } from '../../database/typeorm-transaction.js';
+import { runAtCommit } from '../../database/typeorm-transaction.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { EventStore } from '../domain/ports.js';
@@ -16,11 +17,15 @@ import type { EventViewer } from '../domain/visibility.js';
  */
 const OUTBOX_LOCK = [0x70657473, 0x6f757462] as const; // "pets", "outb"
 
-/** One statement per transaction, whatever its number of events. */
-const APPEND = `INSERT INTO events (type, occurred_at, owner_key_id, data)
+/**
+ * One statement per transaction, whatever its number of events ($events: the
+ * escaped literal of their JSON array). It runs with the COMMIT, in its round
+ * trip: the advisory lock is then held for no round trip at all.
+ */
+const append = (events: string): string => `INSERT INTO events (type, occurred_at, owner_key_id, data)
   SELECT e->>'type', (e->>'occurredAt')::timestamptz, (e->>'ownerKeyId')::bigint, e->'data'
   FROM (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK[0]}, ${OUTBOX_LOCK[1]})) AS serialised,
-       jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n)
+       jsonb_array_elements(${events}::jsonb) WITH ORDINALITY AS t(e, n)
   ORDER BY t.n`;
 
 interface EventRow {
@@ -30,6 +35,8 @@ interface EventRow {
   owner_key_id: string | null;
   data: StoreEventData;
 }
+
+const { escapeLiteral } = pg;
 
 const toEvent = (row: EventRow): StoreEvent => ({
   id: fromInt8(row.id),
@@ -42,9 +49,9 @@ const toEvent = (row: EventRow): StoreEvent => ({
 export class TypeOrmEventStore implements EventStore {
   constructor(private readonly db: DataSource) {}
 
-  async append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
-    if (events.length === 0) return;
-    await managerOf(tx, this.db.manager).query(APPEND, [JSON.stringify(events)]);
+  append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
+    if (events.length > 0) runAtCommit(tx, append(escapeLiteral(JSON.stringify(events))));
+    return Promise.resolve();
   }
 
   async page(
