@@ -2,6 +2,7 @@ import {
   type ApiKey,
   type ApiKeyResolver,
   type AuthenticatedRequest,
+  type Authentication,
   authenticateRequest,
   KeyStoreUnavailableError,
 } from '@petstore/auth';
@@ -29,9 +30,17 @@ export function keyCounterId(key: ApiKey): string {
   return `k${key.id}.${key.createdAt.getTime().toString(36)}`;
 }
 
+/** Keys are immutable values (a change makes a new one): each has one client, made on first use. */
+const clientsOfKeys = new WeakMap<ApiKey, ApiClient>();
+
 export function keyClient(key: ApiKey): ApiClient {
-  // Only enterprise keys carry quotas of their own; the others follow their plan.
-  return { id: keyCounterId(key), plan: key.plan, limits: key.plan === 'enterprise' ? key.limits : null, key };
+  let client = clientsOfKeys.get(key);
+  if (!client) {
+    // Only enterprise keys carry quotas of their own; the others follow their plan.
+    client = { id: keyCounterId(key), plan: key.plan, limits: key.plan === 'enterprise' ? key.limits : null, key };
+    clientsOfKeys.set(key, client);
+  }
+  return client;
 }
 
 /** `ip` is Express's `req.ip` (or a socket's address): IPv6 clients are counted per /64. */
@@ -44,17 +53,21 @@ export function addressClient(ip: string | undefined): ApiClient {
  * (which leaves the key on the request for the auth guard), else its address. A
  * key store that cannot answer is never "no key": the address is reported on
  * and the request answered with `KeyStoreUnavailableError` (503), charging no one.
+ * At once when the key's answer is cached, else a promise.
  */
-export function identifyByApiKey(resolver: ApiKeyResolver): (req: Request) => Promise<ApiClient> {
-  return async (req) => {
-    const address = addressClient(req.ip);
-    try {
-      const authentication = await authenticateRequest(req as AuthenticatedRequest, resolver);
-      return authentication.kind === 'key' ? keyClient(authentication.key) : address;
-    } catch (error) {
-      if (!(error instanceof KeyStoreUnavailableError)) throw error;
-      return { ...address, unverified: error };
-    }
+export function identifyByApiKey(resolver: ApiKeyResolver): (req: Request) => ApiClient | Promise<ApiClient> {
+  const clientOf = (req: Request, authentication: Authentication): ApiClient =>
+    authentication.kind === 'key' ? keyClient(authentication.key) : addressClient(req.ip);
+  return (req) => {
+    const authentication = authenticateRequest(req as AuthenticatedRequest, resolver);
+    if (!(authentication instanceof Promise)) return clientOf(req, authentication);
+    return authentication.then(
+      (result) => clientOf(req, result),
+      (error: unknown) => {
+        if (!(error instanceof KeyStoreUnavailableError)) throw error;
+        return { ...addressClient(req.ip), unverified: error };
+      },
+    );
   };
 }
 

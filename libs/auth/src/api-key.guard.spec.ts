@@ -82,8 +82,14 @@ describe('ApiKeyGuard', () => {
     return { key, secret };
   }
 
+  /** What Nest waits for: a boolean given at once (key already resolved) or a promise of one. */
+  async function activate(ctx: ExecutionContext): Promise<boolean> {
+    return guard.canActivate(ctx);
+  }
+
   async function rejection(ctx: ExecutionContext): Promise<ApiError> {
-    const error = await guard.canActivate(ctx).then(
+    // A refusal may be thrown at once (key already resolved) or as a rejection: Nest awaits either.
+    const error = await activate(ctx).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -93,17 +99,17 @@ describe('ApiKeyGuard', () => {
 
   describe('public routes', () => {
     it('lets a @Public() handler through without a key or a store lookup', async () => {
-      await expect(guard.canActivate(context(PetsLikeController, 'health', request()))).resolves.toBe(true);
+      await expect(activate(context(PetsLikeController, 'health', request()))).resolves.toBe(true);
       expect(store.calls.findActiveByHash).toBe(0);
     });
 
     it('lets every handler of a @Public() controller through', async () => {
-      await expect(guard.canActivate(context(PublicController, 'anything', request()))).resolves.toBe(true);
+      await expect(activate(context(PublicController, 'anything', request()))).resolves.toBe(true);
     });
 
     it('does not even validate a key sent to a public route', async () => {
       const req = request({ 'X-API-Key': 'psk_garbage' });
-      await expect(guard.canActivate(context(PetsLikeController, 'health', req))).resolves.toBe(true);
+      await expect(activate(context(PetsLikeController, 'health', req))).resolves.toBe(true);
       expect(store.calls.findActiveByHash).toBe(0);
     });
   });
@@ -113,7 +119,7 @@ describe('ApiKeyGuard', () => {
       for (const scopes of [['read'], ['write'], ['admin']] as Scope[][]) {
         const { secret } = await issue(scopes);
         const req = request({ 'X-API-Key': secret });
-        await expect(guard.canActivate(context(PetsLikeController, 'ownQuota', req))).resolves.toBe(true);
+        await expect(activate(context(PetsLikeController, 'ownQuota', req))).resolves.toBe(true);
       }
     });
 
@@ -158,7 +164,7 @@ describe('ApiKeyGuard', () => {
     it('reads the header case-insensitively and attaches the key to the request', async () => {
       const { key, secret } = await issue(['read']);
       const req = request({ 'x-api-key': secret });
-      await expect(guard.canActivate(context(PetsLikeController, 'list', req))).resolves.toBe(true);
+      await expect(activate(context(PetsLikeController, 'list', req))).resolves.toBe(true);
       expect(req.apiKey).toEqual(key);
     });
 
@@ -166,7 +172,7 @@ describe('ApiKeyGuard', () => {
       const { key } = await issue(['read']);
       const req = request();
       req.apiKey = key;
-      await expect(guard.canActivate(context(PetsLikeController, 'list', req))).resolves.toBe(true);
+      await expect(activate(context(PetsLikeController, 'list', req))).resolves.toBe(true);
       expect(store.calls.findActiveByHash).toBe(0);
     });
   });
@@ -175,7 +181,7 @@ describe('ApiKeyGuard', () => {
     it('lets a key with the required scope through', async () => {
       const { secret } = await issue(['read', 'write']);
       const req = request({ 'X-API-Key': secret });
-      await expect(guard.canActivate(context(PetsLikeController, 'create', req))).resolves.toBe(true);
+      await expect(activate(context(PetsLikeController, 'create', req))).resolves.toBe(true);
     });
 
     it('answers 403 INSUFFICIENT_SCOPE, naming the scope, when the key lacks it', async () => {
@@ -198,13 +204,13 @@ describe('ApiKeyGuard', () => {
 
       const { secret: admin } = await issue(['admin']);
       const req = request({ 'X-API-Key': admin });
-      await expect(guard.canActivate(context(PetsLikeController, 'undecorated', req))).resolves.toBe(true);
+      await expect(activate(context(PetsLikeController, 'undecorated', req))).resolves.toBe(true);
     });
 
     it('takes the scope of the controller when the handler has none', async () => {
       const { secret } = await issue(['read']);
       const req = request({ 'X-API-Key': secret });
-      await expect(guard.canActivate(context(ReadController, 'inherited', req))).resolves.toBe(true);
+      await expect(activate(context(ReadController, 'inherited', req))).resolves.toBe(true);
     });
 
     it("lets the handler's scope override the controller's", async () => {

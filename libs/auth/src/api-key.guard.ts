@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '@petstore/errors';
-import { type ApiKey, hasScope } from './api-key.js';
-import { authenticateRequest } from './authenticate-request.js';
+import { hasScope } from './api-key.js';
+import { type Authentication, authenticateRequest } from './authenticate-request.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
 import {
   ANY_SCOPE,
@@ -28,15 +28,15 @@ export class ApiKeyGuard implements CanActivate {
   /** What each route asks for, by controller class and handler (decorators are fixed once the app runs). */
   private readonly needs = new WeakMap<object, WeakMap<object, Scope | typeof ANY_SCOPE | 'public'>>();
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** At once when the key is already known (the rate-limit middleware resolved it), else once it is. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const scope = this.routeNeeds(context);
     if (scope === 'public') return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const key = await this.authenticate(req);
-    if (scope !== ANY_SCOPE && !hasScope(key, scope)) {
-      throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation needs an API key with the '${scope}' scope`);
-    }
-    return true;
+    const authentication = authenticateRequest(req, this.resolver);
+    return authentication instanceof Promise
+      ? authentication.then((result) => admit(result, scope))
+      : admit(authentication, scope);
   }
 
   private routeNeeds(context: ExecutionContext): Scope | typeof ANY_SCOPE | 'public' {
@@ -53,15 +53,18 @@ export class ApiKeyGuard implements CanActivate {
     }
     return needs;
   }
+}
 
-  private async authenticate(req: AuthenticatedRequest): Promise<ApiKey> {
-    const authentication = await authenticateRequest(req, this.resolver);
-    if (authentication.kind === 'none') {
-      throw new ApiError(401, 'UNAUTHENTICATED', `Send an API key in the ${API_KEY_HEADER} header`);
-    }
-    if (authentication.kind === 'invalid') {
-      throw new ApiError(401, 'INVALID_API_KEY', 'The API key is unknown or revoked');
-    }
-    return authentication.key;
+/** A request's key, if it has one with the scope the route needs; else the 401 or 403 that answers it. */
+function admit(authentication: Authentication, scope: Scope | typeof ANY_SCOPE): true {
+  if (authentication.kind === 'none') {
+    throw new ApiError(401, 'UNAUTHENTICATED', `Send an API key in the ${API_KEY_HEADER} header`);
   }
+  if (authentication.kind === 'invalid') {
+    throw new ApiError(401, 'INVALID_API_KEY', 'The API key is unknown or revoked');
+  }
+  if (scope !== ANY_SCOPE && !hasScope(authentication.key, scope)) {
+    throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation needs an API key with the '${scope}' scope`);
+  }
+  return true;
 }

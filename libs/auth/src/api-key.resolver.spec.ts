@@ -93,6 +93,21 @@ describe('ApiKeyResolver', () => {
     expect(await resolver.resolve(SECRET)).toBeNull();
   });
 
+  it('answers at once (no promise) only what its caches know: a fresh key, a known miss; else undefined', async () => {
+    const key = await store.create(record(SECRET));
+    expect(resolver.resolveAtOnce(SECRET)).toBeUndefined();
+    expect(resolver.resolveAtOnce(OTHER)).toBeUndefined();
+    expect(store.calls.findActiveByHash).toBe(0);
+    await resolver.resolve(SECRET);
+    await resolver.resolve(OTHER);
+    expect(resolver.resolveAtOnce(SECRET)).toEqual(key);
+    expect(resolver.resolveAtOnce(OTHER)).toBeNull();
+    clock += API_KEY_CACHE_TTL_MS;
+    expect(resolver.resolveAtOnce(SECRET)).toBeUndefined(); // expired: only the store can say
+    expect(resolver.resolveAtOnce(OTHER)).toBeUndefined();
+    expect(store.calls.findActiveByHash).toBe(2);
+  });
+
   it('caches misses too, so guessing keys does not hammer the store', async () => {
     expect(await resolver.resolve(SECRET)).toBeNull();
     expect(await resolver.resolve(SECRET)).toBeNull();

@@ -62,6 +62,20 @@ export class ApiKeyResolver {
   async resolve(secret: string): Promise<ApiKey | null> {
     const hash = hashApiKeySecret(secret);
     const now = this.now();
+    const known = this.cached(hash, now);
+    return known !== undefined ? known : this.resolveFromStore(hash, now);
+  }
+
+  /**
+   * The answer when the caches have it (a key, or null for a secret known to be
+   * unknown), without a promise; undefined when only the store can say (then call
+   * `resolve`). A key in use whose entry is getting old is refreshed in the background.
+   */
+  resolveAtOnce(secret: string): ApiKey | null | undefined {
+    return this.cached(hashApiKeySecret(secret), this.now());
+  }
+
+  private cached(hash: string, now: number): ApiKey | null | undefined {
     const entry = this.keys.get(hash);
     if (entry) {
       const age = now - entry.fetchedAt;
@@ -70,10 +84,14 @@ export class ApiKeyResolver {
         this.lookup(hash).catch(() => undefined); // refreshed in the background; failures are counted there
         return entry.key;
       }
-    } else {
-      const unknownUntil = this.unknown.get(hash);
-      if (unknownUntil !== undefined && unknownUntil > now) return null;
+      return undefined;
     }
+    const unknownUntil = this.unknown.get(hash);
+    return unknownUntil !== undefined && unknownUntil > now ? null : undefined;
+  }
+
+  private async resolveFromStore(hash: string, now: number): Promise<ApiKey | null> {
+    const entry = this.keys.get(hash);
     try {
       return await this.lookup(hash);
     } catch (error) {

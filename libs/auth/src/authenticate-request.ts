@@ -22,23 +22,30 @@ type Remembered = AuthenticatedRequest & { [RESULT]?: Authentication };
 /**
  * The one reading of the API-key header, shared by the rate-limit middleware and
  * the guard: resolved once per request (remembered on it) and the key left on
- * `req.apiKey`. Throws `KeyStoreUnavailableError` when the key cannot be checked:
- * a failed lookup is never "no key".
+ * `req.apiKey`. Answers at once, without a promise, when the resolver's caches
+ * know the secret (the usual case: a request then takes no async step for it),
+ * else with a promise. Fails with `KeyStoreUnavailableError` when the key cannot
+ * be checked: a failed lookup is never "no key".
  */
-export async function authenticateRequest(
+export function authenticateRequest(
   req: AuthenticatedRequest,
   resolver: ApiKeyResolver,
-): Promise<Authentication> {
+): Authentication | Promise<Authentication> {
   const remembered = (req as Remembered)[RESULT];
   if (remembered) return remembered;
   if (req.apiKey) return { kind: 'key', key: req.apiKey };
   const secret = req.header(API_KEY_HEADER);
-  let result = NONE;
-  if (secret) {
-    const key = secret.length <= MAX_API_KEY_LENGTH ? await resolver.resolve(secret) : null;
-    result = key ? { kind: 'key', key } : INVALID;
-    if (key) req.apiKey = key;
-  }
-  (req as Remembered)[RESULT] = result;
-  return result;
+  if (typeof secret !== 'string' || secret === '') return remember(req, NONE);
+  if (secret.length > MAX_API_KEY_LENGTH) return remember(req, INVALID);
+  const known = resolver.resolveAtOnce(secret);
+  if (known !== undefined) return remember(req, ofKey(known));
+  return resolver.resolve(secret).then((key) => remember(req, ofKey(key)));
+}
+
+const ofKey = (key: ApiKey | null): Authentication => (key ? { kind: 'key', key } : INVALID);
+
+function remember(req: AuthenticatedRequest, authentication: Authentication): Authentication {
+  if (authentication.kind === 'key') req.apiKey = authentication.key;
+  (req as Remembered)[RESULT] = authentication;
+  return authentication;
 }

@@ -1,6 +1,7 @@
 import {
   ApiKeyResolver,
   type AuthenticatedRequest,
+  type Authentication,
   authenticateRequest,
   hashApiKeySecret,
   KeyStoreUnavailableError,
@@ -23,18 +24,20 @@ const QUOTAS: Record<string, { perMinute: number; perDay: number }> = {
   business: { perMinute: 1_000, perDay: 100_000 },
 };
 
+/** At once when the key is cached, as the service's `identify` does. */
 function identifyByKey(resolver: ApiKeyResolver) {
-  return async (req: Request): Promise<RateLimitClient> => {
+  return (req: Request): RateLimitClient | Promise<RateLimitClient> => {
     const address = { id: `ip:${req.ip}`, plan: 'free' };
-    try {
-      const authentication = await authenticateRequest(req as AuthenticatedRequest, resolver);
-      if (authentication.kind !== 'key') return address;
-      const { key } = authentication;
-      return { id: `k${key.id}`, plan: key.plan, limits: key.limits };
-    } catch (error) {
+    const clientOf = (authentication: Authentication): RateLimitClient =>
+      authentication.kind === 'key'
+        ? { id: `k${authentication.key.id}`, plan: authentication.key.plan, limits: authentication.key.limits }
+        : address;
+    const authentication = authenticateRequest(req as AuthenticatedRequest, resolver);
+    if (!(authentication instanceof Promise)) return clientOf(authentication);
+    return authentication.then(clientOf, (error: unknown) => {
       if (!(error instanceof KeyStoreUnavailableError)) throw error;
       return { ...address, unverified: error };
-    }
+    });
   };
 }
 
@@ -83,7 +86,7 @@ describe('RateLimitMiddleware', () => {
     const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     const req = { ip: ADDRESS, path, header: (name: string) => lower[name.toLowerCase()] } as unknown as Request;
     const set: Record<string, string> = {};
-    const res = { set: (values: Record<string, string>) => Object.assign(set, values) } as unknown as Response;
+    const res = { setHeader: (name: string, value: string) => (set[name] = value) } as unknown as Response;
     return new Promise((resolve) => {
       const next: NextFunction = (error?: unknown) => resolve({ error, headers: set });
       middleware.handle(req, res, next);
@@ -108,6 +111,16 @@ describe('RateLimitMiddleware', () => {
     const banned = await send();
     expect(banned.error).toMatchObject({ status: 429, code: 'API_KEY_BANNED' });
   }
+
+  it('decides without an async step once the key is cached (counters in this process)', async () => {
+    await send({ 'X-API-Key': SECRET }); // the first request looks the key up
+    const req = { ip: ADDRESS, path: '/pets', header: () => SECRET } as unknown as Request;
+    const res = { setHeader: () => undefined } as unknown as Response;
+    let answered: unknown = 'not yet';
+    middleware.handle(req, res, (error?: unknown) => (answered = error));
+    expect(answered).toBeUndefined(); // called before handle returned
+    expect(counted).toEqual(['k1', 'k1']);
+  });
 
   it('answers 503 with the address headers when the key store fails, charging no one', async () => {
     const before = remaining(await send());

@@ -1,11 +1,11 @@
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
-import { rateLimitHeaders } from './rate-limit-decision.js';
+import { type RateLimitDecision, rateLimitHeaders } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
 import { rememberRateLimit } from './request-state.js';
-import type { ThrottledRoutes } from './throttled-routes.js';
+import type { PlanExemption, ThrottledRoutes } from './throttled-routes.js';
 
 type MiddlewareOptions = Pick<
   RateLimitOptions,
@@ -32,17 +32,28 @@ export class RateLimitMiddleware {
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
-    this.run(req, res).then(
+    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+    const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req) ?? null);
+    const client = this.options.identify(req);
+    if (!(client instanceof Promise)) {
+      // Identified at once (a cached key, or none): with counters in this process, no async step at all.
+      const decision = client.unverified ? undefined : this.limiter.checkAtOnce(client, consumes(exemption, client));
+      if (decision) return next(this.decided(req, res, client, exemption, decision));
+    }
+    this.run(req, res, client, exemption).then(
       (rejection) => next(rejection),
       (error: unknown) => next(error),
     );
   };
 
-  private async run(req: Request, res: Response): Promise<Error | undefined> {
-    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-    const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req) ?? null);
-    const client = await this.options.identify(req);
-    const consume = exemption === null || (exemption === 'identified' && client.anonymous === true);
+  private async run(
+    req: Request,
+    res: Response,
+    identified: RateLimitClient | Promise<RateLimitClient>,
+    exemption: PlanExemption | null,
+  ): Promise<Error | undefined> {
+    const client = await identified;
+    const consume = consumes(exemption, client);
     if (client.unverified) {
       // Whether the credentials are valid is unknown: charge and ban no one, say where the fallback stands
       // (an exempt request is still served: it needs no credentials).
@@ -57,9 +68,20 @@ export class RateLimitMiddleware {
       const refusal = this.failClosed(client, res);
       return consume ? refusal : undefined; // an exempt request is answered by its route (readiness says what is down)
     }
+    return this.decided(req, res, client, exemption, decision);
+  }
+
+  /** Leaves the decision for the guard, sets the headers and says whether the request is refused. */
+  private decided(
+    req: Request,
+    res: Response,
+    client: RateLimitClient,
+    exemption: PlanExemption | null,
+    decision: RateLimitDecision,
+  ): Error | undefined {
     rememberRateLimit(req, { client, decision });
-    res.set(rateLimitHeaders(decision));
-    if (!consume) return undefined;
+    setHeaders(res, rateLimitHeaders(decision));
+    if (!consumes(exemption, client)) return undefined;
     if (decision.outcome === 'allowed') {
       this.options.onCounted?.(client);
       return undefined;
@@ -86,7 +108,7 @@ export class RateLimitMiddleware {
   /** Answers `refusal` (or lets the request on) with the rate-limit headers of `client`, counting nothing. */
   private async report(client: RateLimitClient, res: Response, refusal: Error | undefined): Promise<Error | undefined> {
     try {
-      res.set(rateLimitHeaders(await this.limiter.check(client, false)));
+      setHeaders(res, rateLimitHeaders(await this.limiter.check(client, false)));
     } catch (error) {
       if (!(error instanceof RateLimitStorageUnavailableError)) throw error;
       const closed = this.failClosed(client, res);
@@ -98,11 +120,21 @@ export class RateLimitMiddleware {
   private failClosed(client: RateLimitClient, res: Response): Error {
     const limits = this.limiter.limitsFor(client);
     const retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
-    res.set({
+    setHeaders(res, {
       'X-RateLimit-Limit': String(limits.perMinute),
       'X-RateLimit-Remaining': '0',
       'X-RateLimit-Reset': String(Math.ceil(Date.now() / 1000) + retryAfterSeconds),
     });
     return this.options.refusalError({ reason: 'unavailable', client, retryAfterSeconds });
   }
+}
+
+/** Whether a request of `client` is counted against the plan, given its route's exemption. */
+function consumes(exemption: PlanExemption | null, client: RateLimitClient): boolean {
+  return exemption === null || (exemption === 'identified' && client.anonymous === true);
+}
+
+/** Plain header values: Node's own `setHeader`, without Express's `res.set` conversions. */
+function setHeaders(res: Response, headers: Record<string, string>): void {
+  for (const name in headers) res.setHeader(name, headers[name]);
 }

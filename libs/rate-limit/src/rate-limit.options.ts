@@ -58,8 +58,8 @@ export type RateLimitRefusal<Client extends RateLimitClient = RateLimitClient> =
 
 /** What the application gives the rate limiter: everything app-specific, passed in. */
 export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClient> {
-  /** Who sent a request; called once per request (by the middleware), never by the guard. */
-  readonly identify: (req: Request) => Promise<Client>;
+  /** Who sent a request: at once when known without I/O, else a promise; called once per request (by the middleware), never by the guard. */
+  readonly identify: (req: Request) => Client | Promise<Client>;
   /** The quotas of a plan; called at every request, so a reloaded plan table applies at once. */
   readonly quotaOf: (plan: string) => RateLimitQuota;
   // Methods, not function properties: the limiter hands back only clients that `identify` made.

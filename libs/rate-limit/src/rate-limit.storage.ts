@@ -10,6 +10,8 @@ export interface RateLimitStorage {
   readonly kind: 'memory' | 'redis';
   /** Counts one request of `client` (an opaque id) if every window has room. */
   hit(client: string, request: HitRequest): Promise<HitResult>;
+  /** `hit` without a promise, for a storage that answers in this process (memory): a request then awaits nothing. */
+  hitSync?(client: string, request: HitRequest): HitResult;
   /** Lifts a client's ban (and forgets its recent rejections). */
   unban(client: string): Promise<void>;
   /** False while the storage cannot be reached. */

@@ -22,6 +22,8 @@ const WARNING_INTERVAL_MS = 30_000;
 export class RateLimiter {
   private readonly logger = new Logger('RateLimit');
   private lastWarningAt = Number.NEGATIVE_INFINITY;
+  /** The storage requests of each quota (plan table entries and keys' own limits are values: a change makes new ones). */
+  private readonly requests = new WeakMap<RateLimitQuota, { counting: HitRequest; reporting: HitRequest }>();
 
   constructor(
     private readonly quotaOf: (plan: string) => RateLimitQuota,
@@ -40,18 +42,12 @@ export class RateLimiter {
   /** The storage request for a client: a minute and a day window, and the ban rule. */
   requestFor(client: RateLimitClient, consume: boolean): HitRequest {
     const limits = this.limitsFor(client);
-    return {
-      windows: [
-        { name: 'minute', limit: limits.perMinute, durationMs: MINUTE_MS },
-        { name: 'day', limit: limits.perDay, durationMs: DAY_MS },
-      ],
-      ban: {
-        threshold: this.settings.banThresholdMultiplier * limits.perMinute,
-        durationMs: this.settings.banDurationSeconds * 1000,
-        windowMs: MINUTE_MS,
-      },
-      consume,
-    };
+    let requests = this.requests.get(limits);
+    if (!requests) {
+      requests = { counting: this.newRequest(limits, true), reporting: this.newRequest(limits, false) };
+      this.requests.set(limits, requests);
+    }
+    return consume ? requests.counting : requests.reporting;
   }
 
   /**
@@ -60,6 +56,13 @@ export class RateLimiter {
    */
   check(client: RateLimitClient, consume = true): Promise<RateLimitDecision> {
     return this.hit(client.id, this.requestFor(client, consume));
+  }
+
+  /** `check` without a promise when the storage answers in this process (memory); else undefined. */
+  checkAtOnce(client: RateLimitClient, consume = true): RateLimitDecision | undefined {
+    if (!this.storage.hitSync) return undefined;
+    const request = this.requestFor(client, consume);
+    return decide(request, this.storage.hitSync(client.id, request));
   }
 
   /** Lifts a client's ban everywhere it may be recorded. */
@@ -78,6 +81,21 @@ export class RateLimiter {
       if (!this.settings.failOpen) throw error;
       return decide(request, await this.fallback.hit(id, request));
     }
+  }
+
+  private newRequest(limits: RateLimitQuota, consume: boolean): HitRequest {
+    return {
+      windows: [
+        { name: 'minute', limit: limits.perMinute, durationMs: MINUTE_MS },
+        { name: 'day', limit: limits.perDay, durationMs: DAY_MS },
+      ],
+      ban: {
+        threshold: this.settings.banThresholdMultiplier * limits.perMinute,
+        durationMs: this.settings.banDurationSeconds * 1000,
+        windowMs: MINUTE_MS,
+      },
+      consume,
+    };
   }
 
   private warn(error: RateLimitStorageUnavailableError): void {
