@@ -3,11 +3,12 @@ import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
-import { ROOT_LOGGER } from './root-logger.js';
+import { serializeRequest } from './log-serializers.js';
+import { LOG_DESTINATION, type RequestLineWriter, requestInfoLineWriter, ROOT_LOGGER } from './root-logger.js';
 
 /** A request slower than this is logged at once, not with the next batch of lines. */
 export const SLOW_REQUEST_MS = 1000;
@@ -76,10 +77,14 @@ export class HttpLogging {
   readonly middleware: (req: Request, res: Response, next: NextFunction) => void;
   private readonly observers: ResponseObserver[] = [];
 
+  private readonly writeInfoLine: RequestLineWriter;
+
   constructor(
     @Inject(ROOT_LOGGER) private readonly root: Logger,
+    @Inject(LOG_DESTINATION) destination: DestinationStream,
     context: PinoLogger,
   ) {
+    this.writeInfoLine = requestInfoLineWriter(root, destination);
     const bindContext = root.isLevelEnabled('debug');
     this.middleware = (req, res, next) => {
       const started = performance.now();
@@ -111,14 +116,17 @@ export class HttpLogging {
   }
 
   /**
-   * Through the root logger itself (its serializers redact `req`), with the id as a
-   * field: no child per request. Lines are written in batches; a slow request's
-   * line is written out at once, as an error's is.
+   * With the id as a field: no child per request. A routine line is built at once
+   * (`requestInfoLineWriter`: the same line as the root logger's, `req` serialized
+   * as its serializer does); errors and slow requests go through the root logger,
+   * and are written out at once instead of with the next batch of lines.
    */
   private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
     const line = { reqId: req.id, ...requestFields(req, res, route, durationMs) };
     if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, summary(req, res, route));
-    else this.root.info(line, summary(req, res, route));
-    if (durationMs >= SLOW_REQUEST_MS) this.root.flush();
+    else if (durationMs >= SLOW_REQUEST_MS) {
+      this.root.info(line, summary(req, res, route));
+      this.root.flush();
+    } else this.writeInfoLine({ ...line, req: serializeRequest(req) }, summary(req, res, route));
   }
 }

@@ -18,7 +18,7 @@ import { createRootLogger, defaultLogDestination, LOG_DESTINATION, ROOT_LOGGER }
         createRootLogger(config.logLevel, destination),
     },
   ],
-  exports: [ROOT_LOGGER],
+  exports: [ROOT_LOGGER, LOG_DESTINATION],
 })
 class RootLoggerModule {}
 

@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
-import { createRootLogger } from './root-logger.js';
+import { serializeRequest } from './log-serializers.js';
+import { createRootLogger, requestInfoLineWriter } from './root-logger.js';
 
 const KEY = 'psk_Ab3dEf6hIj9lMn2pQr5tUv8xYz1_-bCdEfGhIjKlMnO';
 
@@ -67,5 +69,31 @@ describe('createRootLogger', () => {
         headers: { host: 'localhost', 'x-auth-token': '[Redacted]' },
       },
     });
+  });
+});
+
+describe('requestInfoLineWriter', () => {
+  it('writes the line root.info(fields, msg) writes: same fields in the same order, redacted alike', () => {
+    const viaPino = new Lines();
+    const direct = new Lines();
+    const req = {
+      url: `/pets?api_key=abc&q="x"`,
+      socket: { remoteAddress: '::1' },
+      headers: { 'x-note': `a ${KEY}`, host: 'h' },
+    } as unknown as IncomingMessage;
+    const fields = { reqId: 'r-2', method: 'GET', route: null, status: 200, durationMs: 3, apiKeyId: 7 };
+    const msg = 'GET /pets 200 \u2028 "quoted"';
+    createRootLogger('info', viaPino).info({ ...fields, req }, msg);
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: serializeRequest(req) }, msg);
+    const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+    expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+    expect(direct.written[0]).not.toContain(KEY.slice(4));
+    expect(direct.written[0].endsWith('\n')).toBe(true);
+  });
+
+  it('writes nothing when info lines are off', () => {
+    const lines = new Lines();
+    requestInfoLineWriter(createRootLogger('warn', lines), lines)({ reqId: 'r-3' }, 'GET / 200');
+    expect(lines.written).toEqual([]);
   });
 });
