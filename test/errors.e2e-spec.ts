@@ -85,6 +85,25 @@ describe('errors (e2e)', () => {
     });
   });
 
+  describe('refusals answered before any I/O', () => {
+    // With the key cached and counters in this process, these are answered in the request's own tick,
+    // before Node's parser has flagged the (bodyless) request complete: the connection must stay open.
+    it.each<[string, string, number, boolean]>([
+      ['GET', '/nope', 404, true],
+      ['GET', '/nope', 404, false],
+      ['GET', '/pets?limit=0', 400, true],
+      ['GET', '/pets', 401, false],
+      ['DELETE', '/pets', 405, true],
+    ])('%s %s (%i, with a key: %s) keeps the connection alive', async (method, path, status, withKey) => {
+      for (let i = 0; i < 2; i++) {
+        const req = api()[method.toLowerCase() as 'get'](path).set('Connection', 'keep-alive');
+        const res = await (withKey ? req.set(KEY, key) : req);
+        expect(res.status).toBe(status);
+        expect(res.headers.connection).toBe('keep-alive');
+      }
+    });
+  });
+
   describe('request bodies', () => {
     it('answers 400 MALFORMED_JSON for a body that is not JSON', async () => {
       for (const text of ['{"name":', '{name: "Rex"}', "{'a':1}", '{"a":1}}', '\u0000']) {

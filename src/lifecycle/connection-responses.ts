@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { declaresBody } from '../shared/http/declares-body.js';
 
 /**
  * What each connection has been answered, so that a refusal written straight to
@@ -33,9 +34,11 @@ export class ConnectionResponses {
     let responses = this.open.get(socket);
     if (!responses) this.open.set(socket, (responses = new Set()));
     responses.add(res);
-    closeIfAnsweredEarly(req, res);
+    // A request without a body is whole once its head is in: nothing to wait for nor to close on.
+    const bodyless = !declaresBody(req);
+    if (!bodyless) closeIfAnsweredEarly(req, res);
     const settle = () => {
-      if (req.complete) responses.delete(res);
+      if (bodyless || req.complete) responses.delete(res);
       else req.once('end', () => responses.delete(res));
     };
     res.once('finish', settle);

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError, ValidationFailedError } from '@petstore/errors';
+import { declaresBody } from './declares-body.js';
 import { nestsDeeperThan } from './json-depth.js';
 
 /** Request bodies above this size are refused with 413 before being read whole. */
@@ -24,17 +25,12 @@ const parseJson = express.json({
   },
 });
 
-function hasBody(req: Request): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
 /**
  * Bodies must be JSON objects of at most 16 KiB: other media types are 415, parse
  * failures 400 `MALFORMED_JSON` (via the global filter), arrays and scalars 400.
  */
 export function jsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (!hasBody(req)) return next();
+  if (!declaresBody(req)) return next();
   // Declared too large: refused at once (the body parser would first read, and wait for, the whole body).
   if (Number(req.headers['content-length']) > BODY_LIMIT_BYTES) {
     return next(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds the 16 KiB limit'));
