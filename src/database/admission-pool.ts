@@ -59,6 +59,11 @@ export class AdmissionPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    // A connection free for this request (beyond those the waiting ones will take) opens nothing and
+    // waits for nothing: the pool's own path, without the promises of the retry loop.
+    if (callback && this.idleCount > this.waitingCount && !this.ending) {
+      return super.connect((error, client, done) => callback(error && translate(error), client, done));
+    }
     const admitted =
       this.waitingCount >= this.maxWaiting && this.idleCount === 0
         ? Promise.reject(new OverloadedError(`${this.waitingCount} requests already wait for a database connection`))

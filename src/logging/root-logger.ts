@@ -12,7 +12,7 @@ export const ROOT_LOGGER = Symbol('RootLogger');
 const REQUEST_ID_FIELD = '"reqId":';
 
 /** JSON lines are gathered up to this many bytes before a write (a few request lines)… */
-const BATCH_BYTES = 4096;
+const BATCH_BYTES = 32 * 1024;
 /** …or for at most this long when traffic is light. */
 const BATCH_MS = 250;
 
@@ -28,7 +28,13 @@ export function defaultLogDestination(): DestinationStream {
   if (process.stdout.isTTY) {
     return PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: BATCH_MS });
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: BATCH_BYTES,
+    maxWrite: 2 * BATCH_BYTES,
+    periodicFlush: BATCH_MS,
+  });
   process.once('exit', () => destination.flushSync());
   return urgentLinesAtOnce(destination);
 }
