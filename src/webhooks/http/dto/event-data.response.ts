@@ -56,5 +56,3 @@ export class PetStatusChangedDataSchema {
   @ApiProperty({ ...PET_STATUS_SCHEMA })
   newStatus!: string;
 }
-
-export const EVENT_DATA_SCHEMAS = [OrderEventDataSchema, InventoryChangedDataSchema, PetStatusChangedDataSchema];
