@@ -1043,6 +1043,28 @@ export interface components {
         };
         /** @description A list of pets */
         Pets: components["schemas"]["Pet"][];
+        /** @description The endpoint a `ping` (`POST /webhooks/{webhookId}/test`) was sent to */
+        PingData: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            webhookId: number;
+        };
+        /** @description The test message of `POST /webhooks/{webhookId}/test` */
+        PingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["PingData"];
+        };
         /**
          * @description Rate-limit plan
          * @enum {string}
@@ -1139,6 +1161,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description What a webhook endpoint receives: an `Event`, or the `PingEvent` of `POST /webhooks/{webhookId}/test` */
+        WebhookEvent: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"] | components["schemas"]["PingEvent"];
         /** @description Fields to change; `enabled: true` re-enables an endpoint disabled after failing too long */
         WebhookUpdate: {
             /**

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { getSchemaPath, type SchemaObject } from '@nestjs/swagger';
-import { STORE_EVENT_SCHEMAS } from './dto/typed-event.response.js';
+import { PingEventSchema, STORE_EVENT_SCHEMAS } from './dto/typed-event.response.js';
 
 /** `oneOf` the types' schemas, told apart by `type`: their `data` shapes overlap. */
 function byType(schemas: Readonly<Record<string, Type>>, description: string): SchemaObject {
@@ -18,9 +18,14 @@ export const EVENT_UNION_SCHEMAS: Readonly<Record<string, SchemaObject>> = {
     STORE_EVENT_SCHEMAS,
     'Something that happened in the store, as the feed lists it and webhooks POST it. Ids increase in commit order.',
   ),
+  WebhookEvent: byType(
+    { ...STORE_EVENT_SCHEMAS, ping: PingEventSchema },
+    'What a webhook endpoint receives: an `Event`, or the `PingEvent` of `POST /webhooks/{webhookId}/test`',
+  ),
 };
 
 export const EVENT_REF = getSchemaPath('Event');
+export const WEBHOOK_EVENT_REF = getSchemaPath('WebhookEvent');
 
 /** The classes the unions reference, for `@ApiExtraModels`. */
-export const EVENT_MODELS = Object.values(STORE_EVENT_SCHEMAS);
+export const EVENT_MODELS = [...Object.values(STORE_EVENT_SCHEMAS), PingEventSchema];

@@ -56,3 +56,9 @@ export class PetStatusChangedDataSchema {
   @ApiProperty({ ...PET_STATUS_SCHEMA })
   newStatus!: string;
 }
+
+@ApiSchema({ name: 'PingData', description: 'The endpoint a `ping` (`POST /webhooks/{webhookId}/test`) was sent to' })
+export class PingDataSchema {
+  @ApiProperty({ type: 'integer', format: 'int64', example: 1 })
+  webhookId!: number;
+}

@@ -1,7 +1,12 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { StoreEventType } from '../../domain/store-event.js';
-import { InventoryChangedDataSchema, OrderEventDataSchema, PetStatusChangedDataSchema } from './event-data.response.js';
+import {
+  InventoryChangedDataSchema,
+  OrderEventDataSchema,
+  PetStatusChangedDataSchema,
+  PingDataSchema,
+} from './event-data.response.js';
 
 const OCCURRED_AT = { type: 'string', format: 'date-time', example: '2026-11-21T10:00:00.000Z' } as const;
 
@@ -57,3 +62,16 @@ export const STORE_EVENT_SCHEMAS: Readonly<Record<StoreEventType, Type>> = {
     PetStatusChangedDataSchema,
   ),
 };
+
+/** Not an event of the feed: it has no `id` (its `webhook-id` is `ping_<delivery id>`). */
+@ApiSchema({ name: 'PingEvent', description: 'The test message of `POST /webhooks/{webhookId}/test`' })
+export class PingEventSchema {
+  @ApiProperty({ enum: ['ping'] })
+  type!: 'ping';
+
+  @ApiProperty(OCCURRED_AT)
+  occurredAt!: string;
+
+  @ApiProperty({ type: PingDataSchema })
+  data!: PingDataSchema;
+}
