@@ -209,6 +209,53 @@ describe('OpenAPI document (e2e)', () => {
     });
   });
 
+  describe('events', () => {
+    const ref = (name: string) => `#/components/schemas/${name}`;
+    /** Each type's event schema and the payload schema its `data` references. */
+    const STORE_EVENTS: Record<string, [event: string, data: string]> = {
+      'order.placed': ['OrderPlacedEvent', 'OrderEventData'],
+      'order.completed': ['OrderCompletedEvent', 'OrderEventData'],
+      'order.cancelled': ['OrderCancelledEvent', 'OrderEventData'],
+      'inventory.changed': ['InventoryChangedEvent', 'InventoryChangedData'],
+      'pet.status_changed': ['PetStatusChangedEvent', 'PetStatusChangedData'],
+    };
+    const WEBHOOK_EVENTS = { ...STORE_EVENTS, ping: ['PingEvent', 'PingData'] as [string, string] };
+
+    it.each([
+      ['Event', STORE_EVENTS],
+      ['WebhookEvent', WEBHOOK_EVENTS],
+    ])('has %s as a oneOf of one schema per type, told apart by a discriminator on type', (name, types) => {
+      const schema = doc.components.schemas[name];
+      const entries = Object.entries(types);
+      expect(schema.oneOf).toEqual(entries.map(([, [event]]) => ({ $ref: ref(event) })));
+      expect(schema.discriminator).toEqual({
+        propertyName: 'type',
+        mapping: Object.fromEntries(entries.map(([type, [event]]) => [type, ref(event)])),
+      });
+      for (const [type, [event, data]] of entries) {
+        const { properties, required } = doc.components.schemas[event];
+        // A ping is no event of the feed: it has no id.
+        const fields = type === 'ping' ? ['type', 'occurredAt', 'data'] : ['id', 'type', 'occurredAt', 'data'];
+        expect({ event, fields: Object.keys(properties), required }).toEqual({ event, fields, required: fields });
+        expect({ event, type: properties.type, data: properties.data }).toEqual({
+          event,
+          type: { type: 'string', enum: [type] },
+          data: { $ref: ref(data) },
+        });
+      }
+    });
+
+    it('maps every EventType value, and lists Event in the feed and WebhookEvent in the callback', () => {
+      expect(Object.keys(doc.components.schemas.Event.discriminator.mapping)).toEqual(
+        doc.components.schemas.EventType.enum,
+      );
+      const feed = doc.paths['/events'].get.responses['200'].content['application/json'].schema;
+      expect(feed).toEqual({ type: 'array', items: { $ref: ref('Event') } });
+      const callback = doc.paths['/webhooks'].post.callbacks.event['{$request.body#/url}'].post;
+      expect(callback.requestBody.content['application/json'].schema).toEqual({ $ref: ref('WebhookEvent') });
+    });
+  });
+
   it('has exactly the tags Pets and Store, and every operation carries one of them', () => {
     expect((doc.tags as Json[]).map((tag) => tag.name)).toEqual(['Pets', 'Store']);
     const untagged = operations.filter(({ op }) => op.tags?.length !== 1 || !['Pets', 'Store'].includes(op.tags[0]));

@@ -145,6 +145,16 @@ describe('webhooks and the event feed (e2e)', () => {
       expect((await feed(admin)).filter((e) => e.type.startsWith('order.'))).toHaveLength(4);
     });
 
+    it('sends and lists each event as the document describes its type (WebhookEvent, Event)', async () => {
+      const doc = (await request(t.http).get('/openapi.json').expect(200)).body;
+      const all: Array<{ id: string }> = await t.db.query(`SELECT id FROM events`);
+      await eventually(() => at('/alice').length >= all.length);
+      const sent = at('/alice').map((m) => verified(m, aliceSecret));
+      expect(new Set(sent.map((e) => e.type))).toEqual(new Set(ALL_TYPES));
+      expect(sent.flatMap((e) => undocumented(doc, 'WebhookEvent', e))).toEqual([]);
+      expect((await feed(admin)).flatMap((e) => undocumented(doc, 'Event', e))).toEqual([]);
+    });
+
     it('filters the feed by type and resumes after an event id', async () => {
       const placed = await feed(alice, 'type=order.placed&type=order.cancelled');
       expect(placed.map((e) => e.type)).toEqual(['order.placed', 'order.placed', 'order.cancelled']);
@@ -197,7 +207,10 @@ describe('webhooks and the event feed (e2e)', () => {
     const res = await request(t.http).post(`/webhooks/${hook.id}/test`).set(KEY, alice.secret).expect(202);
     expect(res.body).toMatchObject({ eventType: 'ping', status: 'pending', attempts: 0 });
     await eventually(() => at('/ping').length >= 1);
-    expect(verified(at('/ping')[0], hook.secret)).toMatchObject({ type: 'ping', data: { webhookId: hook.id } });
+    const ping = verified(at('/ping')[0], hook.secret);
+    expect(ping).toMatchObject({ type: 'ping', data: { webhookId: hook.id } });
+    const doc = (await request(t.http).get('/openapi.json').expect(200)).body;
+    expect(undocumented(doc, 'WebhookEvent', ping)).toEqual([]);
   });
 
   it("answers 404 WEBHOOK_NOT_FOUND for another key's endpoint, whatever the operation", async () => {
@@ -277,3 +290,32 @@ describe('webhooks and the event feed (e2e)', () => {
     });
   });
 });
+
+/**
+ * Where a message departs from the schema its `type` maps to in `union`, a discriminated
+ * `oneOf` of the served document: a missing or undeclared field, a wrong type or value.
+ */
+function undocumented(doc: Record<string, any>, union: string, message: object): string[] {
+  const named = (ref: string) => doc.components.schemas[ref.slice('#/components/schemas/'.length)];
+  const check = (value: unknown, schema: Record<string, any>, at: string): string[] => {
+    if (schema.$ref) return check(value, named(schema.$ref), at);
+    if (schema.enum && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} is not in its enum`];
+    if (schema.type !== 'object') {
+      const ok = schema.type === 'integer' ? Number.isInteger(value) : typeof value === schema.type;
+      return ok ? [] : [`${at}: ${JSON.stringify(value)} is not ${schema.type}`];
+    }
+    if (typeof value !== 'object' || value === null) return [`${at}: not an object`];
+    const missing: string[] = (schema.required ?? []).filter((field: string) => !(field in value));
+    return [
+      ...missing.map((field) => `${at}.${field}: missing`),
+      ...Object.entries(value).flatMap(([field, v]) =>
+        schema.properties[field]
+          ? check(v, schema.properties[field], `${at}.${field}`)
+          : [`${at}.${field}: undeclared`],
+      ),
+    ];
+  };
+  const { type } = message as { type: string };
+  const ref: string | undefined = doc.components.schemas[union].discriminator.mapping[type];
+  return ref ? check(message, { $ref: ref }, type) : [`${type}: not in the mapping of ${union}`];
+}

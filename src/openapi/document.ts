@@ -5,6 +5,7 @@ import { ErrorBody } from '@petstore/errors';
 import type { AppConfig } from '../config/app.config.js';
 import { InventoryItemResponse, SetInventoryDto } from '../inventory/index.js';
 import { OrderResponse } from '../orders/index.js';
+import { EVENT_UNION_SCHEMAS } from '../webhooks/index.js';
 import { typeErrorCodes } from './error-codes.js';
 import { refineOperations } from './operations.js';
 import { closeRequestBodies } from './request-bodies.js';
@@ -48,6 +49,8 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     .build();
   if (base.info.contact && !base.info.contact.url) delete base.info.contact.url;
 
+  // Named unions (`Event`…) have no class for the scanner to render: they go in as written.
+  base.components = { ...base.components, schemas: { ...EVENT_UNION_SCHEMAS } };
   const document = SwaggerModule.createDocument(app, base, {
     extraModels: [ErrorBody, OrderResponse, InventoryItemResponse, SetInventoryDto],
     // Fallback only: every operation should set its own `operationId` (e.g. `listPets`).

@@ -628,22 +628,7 @@ export interface components {
             status: number;
         };
         /** @description Something that happened in the store, as the feed lists it and webhooks POST it. Ids increase in commit order. */
-        Event: {
-            /**
-             * Format: int64
-             * @description Event id: increases in commit order
-             * @example 42
-             */
-            id: number;
-            type: components["schemas"]["EventType"];
-            /**
-             * Format: date-time
-             * @example 2026-11-21T10:00:00.000Z
-             */
-            occurredAt: string;
-            /** @description `OrderEventData` for `order.*`, `InventoryChangedData` for `inventory.changed`, `PetStatusChangedData` for `pet.status_changed` */
-            data: components["schemas"]["OrderEventData"] | components["schemas"]["InventoryChangedData"] | components["schemas"]["PetStatusChangedData"];
-        };
+        Event: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"];
         /**
          * @description What happened: an order placed, completed or cancelled; stock or a pet status changed
          * @enum {string}
@@ -668,6 +653,26 @@ export interface components {
             newQuantity: number;
             oldStatus: components["schemas"]["PetStatus"];
             newStatus: components["schemas"]["PetStatus"];
+        };
+        /** @description A pet's units in stock changed: an order, a cancellation or a restock */
+        InventoryChangedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "inventory.changed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["InventoryChangedData"];
         };
         /** @description Stock of one pet */
         InventoryItem: {
@@ -868,6 +873,46 @@ export interface components {
              */
             readonly complete?: boolean;
         };
+        /** @description `DELETE /store/orders/{orderId}` cancelled an order */
+        OrderCancelledEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.cancelled";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["OrderEventData"];
+        };
+        /** @description `PATCH /store/orders/{orderId}` completed an order (`data.shipDate` is set) */
+        OrderCompletedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.completed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["OrderEventData"];
+        };
         /** @description Fulfils an order; completion is one-way */
         OrderCompletion: {
             /**
@@ -904,6 +949,26 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             shipDate?: string;
+        };
+        /** @description `POST /store/orders` placed an order */
+        OrderPlacedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.placed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["OrderEventData"];
         };
         /** @description A pet for sale */
         Pet: {
@@ -956,8 +1021,50 @@ export interface components {
             oldStatus: components["schemas"]["PetStatus"];
             newStatus: components["schemas"]["PetStatus"];
         };
+        /** @description A pet's status changed, whatever changed it */
+        PetStatusChangedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.status_changed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["PetStatusChangedData"];
+        };
         /** @description A list of pets */
         Pets: components["schemas"]["Pet"][];
+        /** @description The endpoint a `ping` (`POST /webhooks/{webhookId}/test`) was sent to */
+        PingData: {
+            /**
+             * Format: int64
+             * @example 1
+             */
+            webhookId: number;
+        };
+        /** @description The test message of `POST /webhooks/{webhookId}/test` */
+        PingEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ping";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["PingData"];
+        };
         /**
          * @description Rate-limit plan
          * @enum {string}
@@ -1054,6 +1161,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description What a webhook endpoint receives: an `Event`, or the `PingEvent` of `POST /webhooks/{webhookId}/test` */
+        WebhookEvent: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"] | components["schemas"]["PingEvent"];
         /** @description Fields to change; `enabled: true` re-enables an endpoint disabled after failing too long */
         WebhookUpdate: {
             /**

@@ -5,12 +5,12 @@ import type { Request, Response } from 'express';
 import { Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { EventsService } from '../application/events.service.js';
-import { EVENT_DATA_SCHEMAS } from './dto/event-data.response.js';
 import { EventResponse } from './dto/event.response.js';
 import { ListEventsQuery } from './dto/list-events.query.js';
+import { EVENT_MODELS, EVENT_REF } from './event-schemas.js';
 
 @ApiTags('Store')
-@ApiExtraModels(...EVENT_DATA_SCHEMAS)
+@ApiExtraModels(...EVENT_MODELS)
 @Controller('events')
 export class EventsController {
   constructor(private readonly events: EventsService) {}
@@ -24,7 +24,7 @@ export class EventsController {
     description:
       'What happened in the store, oldest first, in id order (ids increase in commit order, so resuming `after` the last id you processed never misses one): stock and pet-status events for every key, and the events of the caller\'s own orders (every order\'s for an admin key). Filtered by `type`, paged by `limit` and `cursor`; a `Link: rel="next"` header points to the next page. Events are kept for at least 7 days.',
   })
-  @ApiOkResponse({ type: [EventResponse], description: 'One page of events' })
+  @ApiOkResponse({ schema: { type: 'array', items: { $ref: EVENT_REF } }, description: 'One page of events' })
   async list(
     @CurrentApiKey() key: ApiKey,
     @Query() query: ListEventsQuery,

@@ -1,6 +1,6 @@
-import { type CallbacksObject, getSchemaPath } from '@nestjs/swagger';
+import type { CallbacksObject } from '@nestjs/swagger';
 
-import { EventResponse } from './dto/event.response.js';
+import { WEBHOOK_EVENT_REF } from './event-schemas.js';
 
 const header = (description: string, example: string) => ({
   required: true,
@@ -34,7 +34,7 @@ export const WEBHOOK_CALLBACKS: CallbacksObject = {
         ],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: getSchemaPath(EventResponse) } } },
+          content: { 'application/json': { schema: { $ref: WEBHOOK_EVENT_REF } } },
         },
         responses: {
           '200': { description: 'Received (any 2xx)' },

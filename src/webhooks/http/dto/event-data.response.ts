@@ -57,4 +57,8 @@ export class PetStatusChangedDataSchema {
   newStatus!: string;
 }
 
-export const EVENT_DATA_SCHEMAS = [OrderEventDataSchema, InventoryChangedDataSchema, PetStatusChangedDataSchema];
+@ApiSchema({ name: 'PingData', description: 'The endpoint a `ping` (`POST /webhooks/{webhookId}/test`) was sent to' })
+export class PingDataSchema {
+  @ApiProperty({ type: 'integer', format: 'int64', example: 1 })
+  webhookId!: number;
+}
