@@ -151,6 +151,15 @@ describe('compileFastValidation', () => {
       @IsInt()
       n!: number;
     }
+    class NamedPrototype {
+      @IsString()
+      prototype!: string;
+    }
+    class FunctionField {
+      @IsOptional()
+      @IsString()
+      format: unknown = () => 'x';
+    }
     class StickyPattern {
       @Matches(/\d+/y)
       s!: string;
@@ -179,6 +188,8 @@ describe('compileFastValidation', () => {
       ['no rules at all', NoRules],
       ['a rule on a name its prototype has', MethodNamed],
       ['a field set by its constructor without rules', UndeclaredField],
+      ['a rule on a key Nest strips (prototype)', NamedPrototype],
+      ['a field whose initial value is a function', FunctionField],
       ['a sticky @Matches pattern', StickyPattern],
       ['a @Transform limited to groups', GroupedTransform],
     ])('%s', (_name, metatype: DtoClass) => {

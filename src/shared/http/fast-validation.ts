@@ -35,6 +35,9 @@ interface CompiledProperty {
   readonly checks: readonly Check[];
 }
 
+/** Keys the full path strips from the input (Nest's `stripProtoKeys`) before class-transformer reads it. */
+const STRIPPED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Returned by `copyField` for a value the fast path leaves to the full path. */
 const UNUSUAL = Symbol('unusual');
 
@@ -137,8 +140,8 @@ function compileProperty(
   name: string,
   metadatas: readonly ValidationMetadata[],
 ): CompiledProperty | null {
-  // A method or accessor of that name (`toFilter`, `constructor`, …) is skipped or called by class-transformer.
-  if (name in (metatype.prototype as object)) return null;
+  // Nest strips these keys from the input; class-transformer skips or calls a method or accessor (`toFilter`, …).
+  if (STRIPPED_KEYS.has(name) || name in (metatype.prototype as object)) return null;
   if (defaultMetadataStorage.findTypeMetadata(metatype, name)) return null;
   const transformMetadatas = defaultMetadataStorage.findTransformMetadatas(
     metatype,
@@ -174,10 +177,13 @@ function hasPlainTransformation(metatype: DtoClass): boolean {
   );
 }
 
-/** A constructor that sets a field without rules would have the full path refuse every input. */
+/**
+ * A constructor that sets a field without rules would have the full path refuse
+ * every input; one that sets a function makes class-transformer skip that key.
+ */
 function hasOnlyDeclaredFields(metatype: DtoClass, properties: ReadonlyMap<string, CompiledProperty>): boolean {
   try {
-    return Object.keys(new metatype()).every((key) => properties.has(key));
+    return Object.entries(new metatype()).every(([key, value]) => properties.has(key) && typeof value !== 'function');
   } catch {
     return false;
   }
