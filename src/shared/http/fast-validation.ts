@@ -118,10 +118,10 @@ function copyField(field: unknown): unknown {
 
 /** Each validated property's transforms, conditions and checks; null when one is beyond the fast path. */
 function compileProperties(metatype: DtoClass): Map<string, CompiledProperty> | null {
-  if (!hasPlainTransformation(metatype)) return null;
   // The arguments class-validator's `validate` uses (no schema, groups or `always`).
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(metatype, '', false, false);
   if (metadatas.length === 0) return null; // the full path refuses any value of a class without rules
+  if (!hasPlainTransformation(metatype)) return null;
   const properties = new Map<string, CompiledProperty>();
   for (const name of new Set(metadatas.map((metadata) => metadata.propertyName))) {
     const property = compileProperty(
