@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { ValidationPipe } from '@nestjs/common';
 import { Exclude, Expose, plainToInstance, Transform, type TransformFnParams, Type } from 'class-transformer';
 import {
@@ -238,6 +239,18 @@ describe('compileFastValidation', () => {
       ['undefined', undefined],
     ])('returns undefined for %s', (_name, value) => {
       expect(fast(value)).toBeUndefined();
+    });
+
+    it('copies an array made in another realm, as the query parser makes them under Jest', () => {
+      const letters = runInNewContext("['x', 'y']") as unknown;
+      expect(fast({ name: 'Rex', letters })).toStrictEqual(
+        Object.assign(new Pet(), { name: 'Rex', letters: ['x', 'y'] }),
+      );
+    });
+
+    it('returns undefined for an instance of an Array subclass', () => {
+      class Letters extends Array<string> {}
+      expect(fast({ name: 'Rex', letters: Letters.from(['x']) })).toBeUndefined();
     });
 
     it('does not change its input', () => {

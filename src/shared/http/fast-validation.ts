@@ -103,10 +103,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-/** What class-transformer makes of a field: a scalar as it is, a dense array of scalars copied. */
+/**
+ * What class-transformer makes of a field: a scalar as it is, a dense array of
+ * scalars copied. Not an instance of an Array subclass: its prototype must be an
+ * Array.prototype, of any realm (`node:querystring` makes its arrays in Node's own,
+ * which is not the tests' under Jest).
+ */
 function copyField(field: unknown): unknown {
   if (isScalar(field)) return field;
-  if (!Array.isArray(field) || Object.getPrototypeOf(field) !== Array.prototype) return UNUSUAL;
+  if (!Array.isArray(field) || !Array.isArray(Object.getPrototypeOf(field))) return UNUSUAL;
   const copy: unknown[] = [];
   for (let index = 0; index < field.length; index++) {
     const item: unknown = field[index];
