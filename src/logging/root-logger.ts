@@ -48,15 +48,18 @@ export interface FlushableStream {
 const ROUTINE_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"'];
 
 /**
- * Passes lines to a batching `stream`, and has it write out at once after a line
- * above info (a warning, an error, a 5xx request): those are not left waiting for
- * the batch. The level is the line's first field (see `createRootLogger`).
+ * Passes lines to a batching `stream`, and has it write out at once after any line
+ * but a routine one of a request: a warning, an error, a 5xx request, and the
+ * service's own lines (start-up, shutdown), which are few and should be seen when
+ * they happen. Only the one line every request writes waits for the batch. The
+ * level is the line's first field (see `createRootLogger`).
  */
 export function urgentLinesAtOnce(stream: FlushableStream): DestinationStream & { flush(): void } {
   return {
     write(line: string) {
       stream.write(line);
-      if (!ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix))) stream.flush();
+      const routine = ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix)) && line.includes(REQUEST_ID_FIELD);
+      if (!routine) stream.flush();
     },
     flush: () => stream.flush(),
   };

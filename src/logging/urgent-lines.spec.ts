@@ -12,9 +12,9 @@ class RecordingStream {
 }
 
 describe('urgentLinesAtOnce', () => {
-  it('leaves routine lines to the batch and writes out warnings and errors at once', () => {
+  it("leaves a request's routine lines to the batch and writes out warnings and errors at once", () => {
     const stream = new RecordingStream();
-    const log = createRootLogger('debug', urgentLinesAtOnce(stream));
+    const log = createRootLogger('debug', urgentLinesAtOnce(stream)).child({ reqId: 'r-1' });
     log.info('a');
     log.debug('b');
     log.warn('c');
@@ -32,6 +32,14 @@ describe('urgentLinesAtOnce', () => {
       'line f',
       'flush',
     ]);
+  });
+
+  it("writes out the service's own lines (outside requests) at once: start-up is seen when it happens", () => {
+    const stream = new RecordingStream();
+    const log = createRootLogger('info', urgentLinesAtOnce(stream));
+    log.info('listening');
+    log.child({ reqId: 'r-2' }).info('GET /pets 200');
+    expect(stream.events).toEqual(['line listening', 'flush', 'line GET /pets 200']);
   });
 
   it('passes a flush of the logger on', () => {
