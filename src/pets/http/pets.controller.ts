@@ -11,7 +11,7 @@ import {
   Query,
   Req,
   Res,
-  UseInterceptors,
+  UseGuards,
 } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { DocumentedError } from '@petstore/errors';
@@ -27,7 +27,7 @@ import {
   PetNotFoundError,
 } from '../domain/pet.errors.js';
 import { PetsService } from '../application/pets.service.js';
-import { PetByIdDeprecationInterceptor } from './deprecation.interceptor.js';
+import { PetByIdSunsetGuard } from './sunset.guard.js';
 import { ListPetsQuery } from './dto/list-pets.query.js';
 import { NewPetDto } from './dto/new-pet.dto.js';
 import { PetPatchDto } from './dto/pet-patch.dto.js';
@@ -104,7 +104,7 @@ export class PetsController {
 
   @Get(':petId')
   @RequireScope('read')
-  @UseInterceptors(PetByIdDeprecationInterceptor)
+  @UseGuards(PetByIdSunsetGuard)
   @ApiOperation({
     operationId: 'getPetById',
     summary: 'Get a pet (deprecated)',
