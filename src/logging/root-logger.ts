@@ -105,7 +105,8 @@ export function requestInfoLineWriter(root: Logger, destination: DestinationStre
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
     const body = JSON.stringify({ ...fields, msg });
-    destination.write(redactRequestLine(`${prefix}${new Date().toISOString()}${afterTime}${body.slice(1)}\n`));
+    // A request line (it has a reqId): redacted as `redactRequestLine` would, without looking for the reqId.
+    destination.write(redactText(`${prefix}${new Date().toISOString()}${afterTime}${body.slice(1)}\n`));
   };
 }
 

@@ -37,8 +37,9 @@ export class RateLimitMiddleware {
     const client = this.options.identify(req);
     if (!(client instanceof Promise)) {
       // Identified at once (a cached key, or none): with counters in this process, no async step at all.
-      const decision = client.unverified ? undefined : this.limiter.checkAtOnce(client, consumes(exemption, client));
-      if (decision) return next(this.decided(req, res, client, exemption, decision));
+      const consume = consumes(exemption, client);
+      const decision = client.unverified ? undefined : this.limiter.checkAtOnce(client, consume);
+      if (decision) return next(this.decided(req, res, client, consume, decision));
     }
     this.run(req, res, client, exemption).then(
       (rejection) => next(rejection),
@@ -68,7 +69,7 @@ export class RateLimitMiddleware {
       const refusal = this.failClosed(client, res);
       return consume ? refusal : undefined; // an exempt request is answered by its route (readiness says what is down)
     }
-    return this.decided(req, res, client, exemption, decision);
+    return this.decided(req, res, client, consume, decision);
   }
 
   /** Leaves the decision for the guard, sets the headers and says whether the request is refused. */
@@ -76,12 +77,12 @@ export class RateLimitMiddleware {
     req: Request,
     res: Response,
     client: RateLimitClient,
-    exemption: PlanExemption | null,
+    consume: boolean,
     decision: RateLimitDecision,
   ): Error | undefined {
     rememberRateLimit(req, { client, decision });
     setHeaders(res, rateLimitHeaders(decision));
-    if (!consumes(exemption, client)) return undefined;
+    if (!consume) return undefined;
     if (decision.outcome === 'allowed') {
       this.options.onCounted?.(client);
       return undefined;

@@ -15,15 +15,16 @@ import { OperationSunsetError } from '../domain/pet.errors.js';
  */
 @Injectable()
 export class PetByIdSunsetGuard implements CanActivate {
-  private readonly deprecation: string;
-  private readonly sunset: string;
+  /** The header values, fixed by the configuration. */
+  private readonly deprecationHeader: string;
+  private readonly sunsetHeader: string;
 
   constructor(
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
-    this.deprecation = `@${Math.floor(config.petsGetByIdDeprecatedAt.getTime() / 1000)}`;
-    this.sunset = config.petsGetByIdSunset.toUTCString();
+    this.deprecationHeader = `@${Math.floor(config.petsGetByIdDeprecatedAt.getTime() / 1000)}`;
+    this.sunsetHeader = config.petsGetByIdSunset.toUTCString();
   }
 
   canActivate(context: ExecutionContext): true {
@@ -31,8 +32,8 @@ export class PetByIdSunsetGuard implements CanActivate {
     const res = http.getResponse<Response>();
     const petId = String(http.getRequest<Request>().params.petId ?? '');
     const successor = `/pets?id=${encodeURIComponent(petId)}`;
-    res.setHeader('Deprecation', this.deprecation);
-    res.setHeader('Sunset', this.sunset);
+    res.setHeader('Deprecation', this.deprecationHeader);
+    res.setHeader('Sunset', this.sunsetHeader);
     res.setHeader('Link', `<${successor}>; rel="successor-version"`);
     const sunset = this.config.petsGetByIdSunset;
     if (this.clock().getTime() >= sunset.getTime()) {
