@@ -1,4 +1,4 @@
-import { managerOf, runAtCommit } from '../src/database/typeorm-transaction.js';
+import { managerOf, preparedRowsIn, runAtCommit } from '../src/database/typeorm-transaction.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
  * The TypeORM unit of work on PostgreSQL: what a use case writes and what is
  * deferred to its COMMIT (the outbox) commit together or not at all, and a
  * failure at the commit leaves no connection of the pool inside a transaction.
+ * BEGIN travels with the first statement, whichever way it is sent.
  */
 describe('TypeORM unit of work', () => {
   let t: TestApp;
@@ -23,18 +24,20 @@ describe('TypeORM unit of work', () => {
 
   it('commits the work and the statements deferred to the commit together', async () => {
     await uow.run(async (tx) => {
-      await managerOf(tx, t.db.manager).query(`INSERT INTO categories (name) VALUES ('work')`);
+      await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('work')`);
       runAtCommit(tx, `INSERT INTO categories (name) VALUES ('at commit 1')`);
       runAtCommit(tx, `INSERT INTO categories (name) VALUES ('at commit 2')`);
       // Deferred: not run yet, so the transaction does not see it.
-      expect(await managerOf(tx, t.db.manager).query(`SELECT count(*)::int AS n FROM categories`)).toEqual([{ n: 1 }]);
+      expect(await (await managerOf(tx, t.db.manager)).query(`SELECT count(*)::int AS n FROM categories`)).toEqual([
+        { n: 1 },
+      ]);
     });
     expect(await categories()).toEqual(['work', 'at commit 1', 'at commit 2']);
   });
 
   it('rolls the work back when a deferred statement fails, and every pooled connection is usable after', async () => {
     const failing = uow.run(async (tx) => {
-      await managerOf(tx, t.db.manager).query(`INSERT INTO categories (name) VALUES ('work')`);
+      await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('work')`);
       runAtCommit(tx, `INSERT INTO categories (name) VALUES ('before the failure')`);
       runAtCommit(tx, `INSERT INTO categories (name) VALUES (NULL)`); // NOT NULL violation
       runAtCommit(tx, `INSERT INTO categories (name) VALUES ('after the failure')`);
@@ -57,11 +60,64 @@ describe('TypeORM unit of work', () => {
   it('never runs the deferred statements of work that throws', async () => {
     const refused = uow.run(async (tx) => {
       runAtCommit(tx, `INSERT INTO categories (name) VALUES ('deferred')`);
-      await managerOf(tx, t.db.manager).query(`INSERT INTO categories (name) VALUES ('work')`);
+      await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('work')`);
       throw new Error('refused');
     });
     await expect(refused).rejects.toThrow('refused');
     expect(await categories()).toEqual([]);
+  });
+
+  const INSERT_NAMED = {
+    name: 'test_uow_insert_category',
+    text: 'INSERT INTO categories (name, description) VALUES ($1, $2) RETURNING name, description',
+  };
+
+  it('opens the transaction with its first statement: a prepared statement sent first is undone by a rollback', async () => {
+    const refused = uow.run(async (tx) => {
+      await preparedRowsIn(tx, INSERT_NAMED, ['first', null]);
+      await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('second')`);
+      throw new Error('refused');
+    });
+    await expect(refused).rejects.toThrow('refused');
+    expect(await categories()).toEqual([]);
+  });
+
+  it('sends values of the first statement as literals that cannot break out of their quotes', async () => {
+    const hostile = ["it's'); DROP TABLE categories; --", "back\\slash \\' and $2 and \u00e9"];
+    const [first] = await uow.run((tx) =>
+      preparedRowsIn<{ name: string; description: string }>(tx, INSERT_NAMED, hostile),
+    );
+    expect(first).toEqual({ name: hostile[0], description: hostile[1] });
+    // The same statement again in one transaction: the first inlined, the second prepared.
+    const again = [`${hostile[0]} again`, hostile[1]];
+    const second = await uow.run(async (tx) => {
+      await preparedRowsIn(tx, INSERT_NAMED, ['plain', null]);
+      return preparedRowsIn<{ name: string; description: string }>(tx, INSERT_NAMED, again);
+    });
+    expect(second).toEqual([{ name: again[0], description: again[1] }]);
+    expect(await categories()).toEqual([hostile[0], 'plain', again[0]]);
+  });
+
+  it('rolls back a first statement that fails, and the connection serves the next transaction', async () => {
+    const failing = uow.run((tx) => preparedRowsIn(tx, INSERT_NAMED, [null, null])); // NOT NULL violation
+    await expect(failing).rejects.toThrow(/null value/);
+    await Promise.all(
+      Array.from({ length: 25 }, (_, i) => uow.run((tx) => preparedRowsIn(tx, INSERT_NAMED, [`next ${i}`, null]))),
+    );
+    expect(await categories()).toHaveLength(25);
+  });
+
+  it('opens the transaction with a savepoint when nothing ran before it', async () => {
+    await uow.run(async (tx) => {
+      await tx.savepoint(() => preparedRowsIn(tx, INSERT_NAMED, ['in the savepoint', null]));
+      await tx
+        .savepoint(async () => {
+          await preparedRowsIn(tx, INSERT_NAMED, ['undone', null]);
+          throw new Error('undone');
+        })
+        .catch(() => undefined);
+    });
+    expect(await categories()).toEqual(['in the savepoint']);
   });
 
   it('drops what a rolled-back savepoint deferred, and keeps what came before it', async () => {

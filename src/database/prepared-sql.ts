@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type pg from 'pg';
-import { DataSource, type EntityManager } from 'typeorm';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
 
 /** A named SQL statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
 export interface Statement {
@@ -25,17 +25,25 @@ export class PreparedSql {
 }
 
 /**
- * Runs `statement` as a named prepared statement on the connection of `manager`'s
- * transaction (the one a `TypeOrmTransaction` holds), for a write path that must
- * be short under a lock; `manager` must be transactional.
+ * `text` with its `$1`, `$2`, … replaced by `values` as escaped literals, for a
+ * simple query (one that carries other statements with it). Every literal is
+ * quoted, so PostgreSQL infers its type from where it stands, as it does for the
+ * untyped parameters pg sends. `text` must use `$` only for placeholders.
  */
-export async function preparedRowsIn<Row extends pg.QueryResultRow>(
-  manager: EntityManager,
-  statement: Statement,
-  values: unknown[],
-): Promise<Row[]> {
-  const runner = manager.queryRunner;
-  if (!runner?.isTransactionActive) throw new Error(`${statement.name} needs a transaction`);
-  const client = (await runner.connect()) as pg.PoolClient;
-  return (await client.query<Row>({ name: statement.name, text: statement.text, values })).rows;
+export function inlineValues(text: string, values: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const index = Number(n) - 1;
+    if (index >= values.length) throw new RangeError(`no value for $${n}`);
+    return literal(values[index]);
+  });
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return pg.escapeLiteral(String(value));
+  }
+  throw new TypeError(`cannot inline a value of type ${typeof value}`);
 }

@@ -1,48 +1,127 @@
-import type { EntityManager } from 'typeorm';
+import pg from 'pg';
+import type { EntityManager, QueryRunner } from 'typeorm';
 import { RecordedEvents } from '../shared/domain-events/domain-events.js';
 import type { DomainEvent } from '../shared/domain-events/domain-event.js';
 import type { Transaction } from '../shared/unit-of-work/unit-of-work.js';
+import { inlineValues, type Statement } from './prepared-sql.js';
 
-/** A PostgreSQL transaction through TypeORM: its EntityManager, savepoints, and the events recorded in it. */
+/**
+ * A PostgreSQL transaction on one pooled connection: TypeORM's EntityManager over
+ * it for the adapters that use TypeORM, named prepared statements for the hot
+ * paths, savepoints, and the events recorded in it.
+ *
+ * BEGIN is not a round trip of its own: it goes with the transaction's first
+ * statement (or with its COMMIT, when nothing ran before). A store use case is
+ * then two round trips, its statement and its COMMIT, where it was three.
+ */
 export class TypeOrmTransaction implements Transaction {
   readonly events = new RecordedEvents();
-  /** Statements (values inlined) the unit of work sends with COMMIT, in one round trip. */
-  readonly atCommit: string[] = [];
+  /** Statements (values inlined) sent with COMMIT, in one round trip. */
+  private readonly atCommit: string[] = [];
   private savepoints = 0;
+  private begun = false;
 
-  constructor(readonly manager: EntityManager) {}
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly client: pg.PoolClient,
+  ) {}
+
+  /** TypeORM's EntityManager in this transaction (BEGIN sent first when nothing has run yet). */
+  async manager(): Promise<EntityManager> {
+    if (!this.begun) await this.simple('BEGIN');
+    return this.runner.manager;
+  }
+
+  /**
+   * Runs `statement` as a named prepared statement in the transaction. As the
+   * transaction's first statement it goes with BEGIN in one simple query, its
+   * values inlined as escaped literals: one round trip instead of two.
+   */
+  async rows<Row extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<Row[]> {
+    if (this.begun) return (await this.client.query<Row>({ name: statement.name, text: statement.text, values })).rows;
+    const results = await this.simple<Row>(inlineValues(statement.text, values));
+    return results[results.length - 1].rows;
+  }
 
   record(event: DomainEvent): void {
     this.events.record(event);
+  }
+
+  /** Has `sql` (a complete statement, values inlined as escaped literals) run just before COMMIT, in its round trip. */
+  runAtCommit(sql: string): void {
+    this.atCommit.push(sql);
   }
 
   async savepoint<T>(work: () => Promise<T>): Promise<T> {
     const name = `sp_${++this.savepoints}`;
     const mark = this.events.mark();
     const deferred = this.atCommit.length;
-    await this.manager.query(`SAVEPOINT ${name}`);
+    await this.simple(`SAVEPOINT ${name}`);
     try {
       const result = await work();
-      await this.manager.query(`RELEASE SAVEPOINT ${name}`);
+      await this.simple(`RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
-      await this.manager.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      await this.simple(`ROLLBACK TO SAVEPOINT ${name}`);
       this.events.rollbackTo(mark);
       this.atCommit.length = deferred;
       throw error;
     }
   }
+
+  /** The deferred statements and COMMIT, in one simple query; nothing at all for a transaction that never wrote. */
+  async commit(): Promise<void> {
+    if (!this.begun && this.atCommit.length === 0) return;
+    // Statements of one simple query run in order and stop at the first error, which
+    // leaves the transaction aborted: the caller rolls it back.
+    await this.simple([...this.atCommit, 'COMMIT'].join(';\n'));
+  }
+
+  /**
+   * After a failure: ROLLBACK if BEGIN was sent (after a failed COMMIT PostgreSQL
+   * has already ended the transaction, and this is a no-op).
+   */
+  async rollback(): Promise<void> {
+    if (this.begun) await this.client.query('ROLLBACK');
+  }
+
+  /** One simple query (its statements' results, in order), opening the transaction with it if needed. */
+  private async simple<Row extends pg.QueryResultRow>(sql: string): Promise<Array<pg.QueryResult<Row>>> {
+    const text = this.begun ? sql : `BEGIN;\n${sql}`;
+    if (!this.begun) this.markBegun();
+    const result = (await this.client.query<Row>(text)) as unknown as pg.QueryResult<Row> | Array<pg.QueryResult<Row>>;
+    return Array.isArray(result) ? result : [result];
+  }
+
+  /** Marked before the statement is sent: whatever it does, the connection may be in a transaction now. */
+  private markBegun(): void {
+    this.begun = true;
+    // TypeORM's own operations (save, remove) then run in this transaction rather than opening one.
+    (this.runner as { isTransactionActive: boolean }).isTransactionActive = true;
+  }
 }
+
+const inTypeOrm = (tx: Transaction): TypeOrmTransaction => {
+  if (tx instanceof TypeOrmTransaction) return tx;
+  throw new TypeError('A TypeORM repository was given a transaction of another unit of work');
+};
 
 /**
  * The EntityManager an adapter runs a statement with: the transaction's when it is
  * given one, else its own (outside any unit of work). How each module's adapter
  * finds the current transaction, without the unit of work knowing the module.
  */
-export function managerOf(tx: Transaction | undefined, own: EntityManager): EntityManager {
-  if (tx === undefined) return own;
-  if (tx instanceof TypeOrmTransaction) return tx.manager;
-  throw new TypeError('A TypeORM repository was given a transaction of another unit of work');
+export function managerOf(tx: Transaction | undefined, own: EntityManager): Promise<EntityManager> {
+  return tx === undefined ? Promise.resolve(own) : inTypeOrm(tx).manager();
+}
+
+/** Runs a named prepared statement in `tx` (see `TypeOrmTransaction.rows`): for write paths that must be short under a lock. */
+export function preparedRowsIn<Row extends pg.QueryResultRow>(
+  tx: Transaction,
+  statement: Statement,
+  values: unknown[],
+): Promise<Row[]> {
+  return inTypeOrm(tx).rows<Row>(statement, values);
 }
 
 /**
@@ -52,8 +131,5 @@ export function managerOf(tx: Transaction | undefined, own: EntityManager): Enti
  * locks the transaction holds are not kept for one more round trip.
  */
 export function runAtCommit(tx: Transaction, sql: string): void {
-  if (!(tx instanceof TypeOrmTransaction)) {
-    throw new TypeError('A TypeORM repository was given a transaction of another unit of work');
-  }
-  tx.atCommit.push(sql);
+  inTypeOrm(tx).runAtCommit(sql);
 }

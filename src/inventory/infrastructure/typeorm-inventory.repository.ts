@@ -25,11 +25,13 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
   constructor(private readonly db: EntityManager) {}
 
   async createLine(petId: number, tx: Transaction): Promise<void> {
-    await managerOf(tx, this.db).query('INSERT INTO inventory (pet_id, quantity) VALUES ($1, 0)', [toInt8(petId)]);
+    await (
+      await managerOf(tx, this.db)
+    ).query('INSERT INTO inventory (pet_id, quantity) VALUES ($1, 0)', [toInt8(petId)]);
   }
 
   async lock(petId: number, tx: Transaction): Promise<InventoryLine | null> {
-    const db = managerOf(tx, this.db);
+    const db = await managerOf(tx, this.db);
     // Lock first, then read in a second statement: its snapshot is taken after the
     // lock is granted, so it sees what the previous holder committed.
     const locked = (await db.query('SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE', [
@@ -47,7 +49,7 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
   }
 
   async save(previous: InventoryLine, next: InventoryLine, tx: Transaction): Promise<void> {
-    const db = managerOf(tx, this.db);
+    const db = await managerOf(tx, this.db);
     const delta = next.quantity - previous.quantity;
     if (delta !== 0) {
       const [rows] = (await db.query(

@@ -23,7 +23,7 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
     now: Date,
     tx: Transaction,
   ): Promise<IdempotencyRecord | null> {
-    const db = managerOf(tx, this.db);
+    const db = await managerOf(tx, this.db);
     const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
     // Inserting takes the key; a concurrent request inserting the same key waits
     // on the primary key until this transaction ends. An expired record is taken over.
@@ -46,7 +46,9 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
   }
 
   async record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void> {
-    await managerOf(tx, this.db).query('UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2', [
+    await (
+      await managerOf(tx, this.db)
+    ).query('UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2', [
       toInt8(ownerKeyId),
       key,
       JSON.stringify(toStored(outcome)),

@@ -1,7 +1,6 @@
 import type { Repository } from 'typeorm';
 import { fromInt8, toInt8 } from '../../database/int8.js';
-import { preparedRowsIn } from '../../database/prepared-sql.js';
-import { managerOf } from '../../database/typeorm-transaction.js';
+import { managerOf, preparedRowsIn } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { NewOrder, Order } from '../domain/order.js';
@@ -15,7 +14,7 @@ export class TypeOrmOrderRepository implements OrderRepository {
   constructor(private readonly rows: Repository<OrderOrmEntity>) {}
 
   async findById(id: number, tx?: Transaction): Promise<Order | null> {
-    const row = await this.in(tx).findOneBy({ id: toInt8(id) });
+    const row = await (await this.in(tx)).findOneBy({ id: toInt8(id) });
     return row && OrderMapper.toDomain(row);
   }
 
@@ -34,15 +33,14 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   async create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order> {
-    const rows = this.in(tx);
+    const rows = await this.in(tx);
     const saved = await rows.save(rows.create(OrderMapper.toColumns(order, ownerKeyId)));
     return OrderMapper.toDomain(saved);
   }
 
   async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
     const shipDate = order.shipDate ?? null;
-    const manager = managerOf(tx, this.rows.manager);
-    const [row] = await preparedRowsIn<PlaceFromStockRow>(manager, PLACE_FROM_STOCK, [
+    const [row] = await preparedRowsIn<PlaceFromStockRow>(tx, PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
       shipDate,
@@ -62,7 +60,9 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   async completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null> {
-    const result = await this.in(tx)
+    const result = await (
+      await this.in(tx)
+    )
       .createQueryBuilder()
       .update()
       .set({ complete: true, shipDate })
@@ -73,7 +73,9 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   async deleteIfOpen(id: number, tx: Transaction): Promise<Order | null> {
-    const result = await this.in(tx)
+    const result = await (
+      await this.in(tx)
+    )
       .createQueryBuilder()
       .delete()
       .where('id = :id AND NOT complete', { id: toInt8(id) })
@@ -83,8 +85,8 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   /** This module's rows, in the transaction when given one. */
-  private in(tx: Transaction | undefined): Repository<OrderOrmEntity> {
-    return tx ? managerOf(tx, this.rows.manager).getRepository(OrderOrmEntity) : this.rows;
+  private async in(tx: Transaction | undefined): Promise<Repository<OrderOrmEntity>> {
+    return tx ? (await managerOf(tx, this.rows.manager)).getRepository(OrderOrmEntity) : this.rows;
   }
 
   /** RETURNING rows come back with column names; map them like entities. */

@@ -24,7 +24,7 @@ export class TypeOrmPetRepository implements PetRepository {
 
   async findById(id: number, tx?: Transaction): Promise<Pet | null> {
     if (tx) {
-      const row = await this.in(tx).findOneBy({ id: toInt8(id) });
+      const row = await (await this.in(tx)).findOneBy({ id: toInt8(id) });
       return row && PetMapper.toDomain(row);
     }
     const [row] = await this.sql.rows<PetRow>(PET_BY_ID, [id]);
@@ -37,7 +37,7 @@ export class TypeOrmPetRepository implements PetRepository {
   }
 
   async create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet> {
-    const rows = this.in(tx);
+    const rows = await this.in(tx);
     try {
       return PetMapper.toDomain(await rows.save(rows.create(PetMapper.toColumns(pet))));
     } catch (error) {
@@ -47,7 +47,7 @@ export class TypeOrmPetRepository implements PetRepository {
 
   async update(pet: Pet, tx: Transaction): Promise<Pet | null> {
     try {
-      const result = await this.in(tx).update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
+      const result = await (await this.in(tx)).update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
       return result.affected ? pet : null;
     } catch (error) {
       throw this.translate(error, pet.categoryId);
@@ -56,7 +56,7 @@ export class TypeOrmPetRepository implements PetRepository {
 
   async delete(id: number, tx: Transaction): Promise<boolean> {
     try {
-      const result = await this.in(tx).delete({ id: toInt8(id) });
+      const result = await (await this.in(tx)).delete({ id: toInt8(id) });
       return (result.affected ?? 0) > 0;
     } catch (error) {
       const constraint = violatedConstraint(error, PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION);
@@ -66,8 +66,8 @@ export class TypeOrmPetRepository implements PetRepository {
   }
 
   /** This module's rows, in the transaction when given one. */
-  private in(tx: Transaction | undefined): Repository<PetOrmEntity> {
-    return tx ? managerOf(tx, this.rows.manager).getRepository(PetOrmEntity) : this.rows;
+  private async in(tx: Transaction | undefined): Promise<Repository<PetOrmEntity>> {
+    return tx ? (await managerOf(tx, this.rows.manager)).getRepository(PetOrmEntity) : this.rows;
   }
 
   private translate(error: unknown, categoryId: number): unknown {

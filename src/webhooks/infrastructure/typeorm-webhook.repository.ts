@@ -37,20 +37,20 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
 
   async countForCreation(ownerKeyId: number, tx: Transaction): Promise<number> {
     // A per-key lock until commit, so that two concurrent creations cannot both pass the limit.
-    await managerOf(tx, this.db.manager).query(
-      `SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::bigint, 0))`,
-      [ownerKeyId],
-    );
-    const [row] = (await managerOf(tx, this.db.manager).query(
-      `SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`,
-      [ownerKeyId],
-    )) as Array<{ count: string }>;
+    await (
+      await managerOf(tx, this.db.manager)
+    ).query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::bigint, 0))`, [ownerKeyId]);
+    const [row] = (await (
+      await managerOf(tx, this.db.manager)
+    ).query(`SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`, [ownerKeyId])) as Array<{ count: string }>;
     return Number(row.count);
   }
 
   async insert(ownerKeyId: number, webhook: NewWebhook, sealedSecret: string, tx: Transaction): Promise<Webhook> {
     // after_event_id: the endpoint receives the events committed after it (ids follow commit order).
-    const [row] = (await managerOf(tx, this.db.manager).query(
+    const [row] = (await (
+      await managerOf(tx, this.db.manager)
+    ).query(
       `INSERT INTO webhooks (api_key_id, url, events, description, secret_sealed, after_event_id)
        VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(max(id), 0) FROM events))
        RETURNING ${COLUMNS}`,

@@ -14,7 +14,9 @@ export class TypeOrmLoyaltyPointsRepository implements LoyaltyPointsRepository {
   }
 
   async add(keyId: number, points: number, tx: Transaction): Promise<void> {
-    await managerOf(tx, this.rows.manager).query(
+    await (
+      await managerOf(tx, this.rows.manager)
+    ).query(
       `INSERT INTO loyalty_points (api_key_id, points) VALUES ($1, $2)
        ON CONFLICT (api_key_id) DO UPDATE SET points = loyalty_points.points + EXCLUDED.points`,
       [toInt8(keyId), points],
@@ -22,10 +24,12 @@ export class TypeOrmLoyaltyPointsRepository implements LoyaltyPointsRepository {
   }
 
   async take(keyId: number, points: number, tx: Transaction): Promise<boolean> {
-    const [rows] = (await managerOf(tx, this.rows.manager).query(
-      'UPDATE loyalty_points SET points = points - $2 WHERE api_key_id = $1 AND points >= $2 RETURNING points',
-      [toInt8(keyId), points],
-    )) as [unknown[], number];
+    const [rows] = (await (
+      await managerOf(tx, this.rows.manager)
+    ).query('UPDATE loyalty_points SET points = points - $2 WHERE api_key_id = $1 AND points >= $2 RETURNING points', [
+      toInt8(keyId),
+      points,
+    ])) as [unknown[], number];
     return rows.length > 0;
   }
 }
