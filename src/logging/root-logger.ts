@@ -34,9 +34,14 @@ export function defaultLogDestination(): DestinationStream {
     minLength: BATCH_BYTES,
     maxWrite: 2 * BATCH_BYTES,
     periodicFlush: BATCH_MS,
+    // Lines kept as buffers and joined once per batch. With strings, SonicBoom measures
+    // the byte length of the batch so far on every write, which copies the whole batch
+    // (V8 flattens the concatenated string): about 16 KB copied per request line.
+    contentMode: 'buffer',
   });
   process.once('exit', () => destination.flushSync());
-  return urgentLinesAtOnce(destination);
+  const writeBuffer = destination.write.bind(destination) as unknown as (line: Buffer) => boolean;
+  return urgentLinesAtOnce({ write: (line) => writeBuffer(Buffer.from(line)), flush: () => destination.flush() });
 }
 
 /** A stream pino writes to that can be told to write out what it holds. */
