@@ -15,6 +15,7 @@ import { HttpLogging } from './logging/http-logging.js';
 import { ROOT_LOGGER } from './logging/root-logger.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
+import { inSequence } from './shared/http/in-sequence.middleware.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
 import { responseDefaults } from './shared/http/private-cache.middleware.js';
 import { weakEtag } from './shared/http/weak-etag.js';
@@ -35,12 +36,16 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);
-  app.use(logging.middleware);
-  // Before anything can answer, so that refusals are private and carry the security headers too.
-  app.use(responseDefaults(PUBLIC_DOCUMENTS));
-  // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
-  if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);
-  app.use(requireHost);
+  app.use(
+    inSequence([
+      logging.middleware,
+      // Before anything can answer, so that refusals are private and carry the security headers too.
+      responseDefaults(PUBLIC_DOCUMENTS),
+      // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
+      ...(config.rateLimit.enabled ? [app.get(RateLimitMiddleware).handle] : []),
+      requireHost,
+    ]),
+  );
   // With METRICS_PORT set, /metrics is served there only.
   if (config.metricsPort !== undefined) {
     app.use('/metrics', (req: Request, _res: Response, next: NextFunction) =>
