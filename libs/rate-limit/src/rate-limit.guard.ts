@@ -1,4 +1,4 @@
-import type { ExecutionContext } from '@nestjs/common';
+import type { CanActivate, ExecutionContext, OnModuleInit } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ThrottlerGuard, type ThrottlerRequest, type ThrottlerStorage } from '@nestjs/throttler';
 import type { Response } from 'express';
@@ -10,9 +10,6 @@ import { PLAN_THROTTLER, type ThrottledRoutes } from './throttled-routes.js';
 
 /** The limit of a throttler on a route without `@Throttle` for it: none (the plan is the middleware's). */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
-/** What the guard answers on a route without `@Throttle`, without an async step of its own. */
-const ALLOWED = Promise.resolve(true);
-
 /**
  * Global guard giving route authors @nestjs/throttler's decorators on top of the
  * plan limit that the middleware counts for every request:
@@ -26,12 +23,35 @@ const ALLOWED = Promise.resolve(true);
  *   lifts one route limit.
  *
  * It reuses the client the middleware identified and counts only route limits:
- * on a route without `@Throttle` it costs one set lookup. Any `ThrottlerStorage`
+ * on a route without `@Throttle` it costs one set lookup and answers at once (a
+ * boolean: Nest then takes no async step for it). Any `ThrottlerStorage`
  * serves; the module gives it `ThrottlerStorageAdapter` (the O(1) storages).
  */
-export class RateLimitGuard extends ThrottlerGuard {
+export class RateLimitGuard implements CanActivate, OnModuleInit {
+  private readonly throttler: RouteThrottler;
+
   constructor(
     private readonly routes: ThrottledRoutes,
+    storage: ThrottlerStorage,
+    refusals: Pick<RateLimitOptions, 'refusalError' | 'onRefusal'>,
+    reflector: Reflector,
+  ) {
+    this.throttler = new RouteThrottler(routes, storage, refusals, reflector);
+  }
+
+  onModuleInit(): Promise<void> {
+    return this.throttler.onModuleInit();
+  }
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return this.routes.hasRouteLimit(context.getHandler()) ? this.throttler.canActivate(context) : true;
+  }
+}
+
+/** @nestjs/throttler's guard counting a route's own `@Throttle` windows (see `RateLimitGuard`). */
+class RouteThrottler extends ThrottlerGuard {
+  constructor(
+    routes: ThrottledRoutes,
     storage: ThrottlerStorage,
     private readonly refusals: Pick<RateLimitOptions, 'refusalError' | 'onRefusal'>,
     reflector: Reflector,
@@ -39,11 +59,6 @@ export class RateLimitGuard extends ThrottlerGuard {
     const throttlers = routes.names.map((name) => ({ name, limit: NO_LIMIT, ttl: MINUTE_MS }));
     super({ throttlers, setHeaders: false }, storage, reflector);
   }
-
-  override canActivate(context: ExecutionContext): Promise<boolean> {
-    return this.routes.hasRouteLimit(context.getHandler()) ? super.canActivate(context) : ALLOWED;
-  }
-
   /** The id under which the middleware counted the client: never identified twice. */
   protected override async getTracker(req: object): Promise<string> {
     return recallRateLimit(req)?.client.id ?? '';
