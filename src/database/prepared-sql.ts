@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import pg from 'pg';
+import type pg from 'pg';
 import { DataSource } from 'typeorm';
+import { quoteLiteral } from './sql-literal.js';
 
 /** A named SQL statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
 export interface Statement {
@@ -40,10 +41,10 @@ export function inlineValues(text: string, values: readonly unknown[]): string {
 
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
-  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (value instanceof Date) return quoteLiteral(value.toISOString());
+  if (typeof value === 'string') return quoteLiteral(value);
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
-    return pg.escapeLiteral(String(value));
+    return quoteLiteral(String(value));
   }
   throw new TypeError(`cannot inline a value of type ${typeof value}`);
 }

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { fromInt8 } from '../../database/int8.js';
+import { quoteLiteral } from '../../database/sql-literal.js';
 import { runAtCommit } from '../../database/typeorm-transaction.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
@@ -36,8 +36,6 @@ interface EventRow {
   data: StoreEventData;
 }
 
-const { escapeLiteral } = pg;
-
 const toEvent = (row: EventRow): StoreEvent => ({
   id: fromInt8(row.id),
   type: row.type,
@@ -50,7 +48,7 @@ export class TypeOrmEventStore implements EventStore {
   constructor(private readonly db: DataSource) {}
 
   append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
-    if (events.length > 0) runAtCommit(tx, append(escapeLiteral(JSON.stringify(events))));
+    if (events.length > 0) runAtCommit(tx, append(quoteLiteral(JSON.stringify(events))));
     return Promise.resolve();
   }
 
