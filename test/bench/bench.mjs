@@ -39,7 +39,7 @@ import { measureColdStarts } from './lib/cold-start.mjs';
 import { CATEGORY_PETS, loadDataset, resetHotPet } from './lib/dataset.mjs';
 import { runScenario } from './lib/measure.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
-import { startProcess, stopAll, waitForOk } from './lib/processes.mjs';
+import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
 import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
 import { encodeCursor } from './references/work.mjs';
 
@@ -186,6 +186,10 @@ async function run(options, logDir) {
   log('Loading the data (bulk SQL)…');
   const data = await loadDataset(options.databaseUrl);
   log(`  ${data.totalPets} pets in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+  // Started again, so that every server under test starts alike, on the loaded database (two
+  // copies of one build still differ by up to about 12 % in a short run: read several runs).
+  await stopProcess(servers.service);
+  servers.service = await startProcess({ name: 'service', script: ENTRY, env: serviceEnv, logDir });
 
   const referenceEnv = { DATABASE_URL: options.databaseUrl };
   servers.minimal = await startProcess({ name: 'minimal', script: REFERENCES.minimal, env: referenceEnv, logDir });
