@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import { RecordedEvents } from '../shared/domain-events/domain-events.js';
 import type { DomainEvent } from '../shared/domain-events/domain-event.js';

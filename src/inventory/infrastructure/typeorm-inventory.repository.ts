@@ -1,12 +1,19 @@
 import type { EntityManager } from 'typeorm';
 import { fromInt8, toInt8 } from '../../database/int8.js';
-import { managerOf } from '../../database/typeorm-transaction.js';
+import type { Statement } from '../../database/prepared-sql.js';
+import { managerOf, preparedRowsIn } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { InsufficientStockError } from '../domain/inventory.errors.js';
 import type { InventoryLine } from '../domain/inventory-line.js';
 import type { InventoryItem, InventoryRepository } from '../domain/inventory.repository.js';
+
+/** Locks a pet's inventory line ($1 pet id) for the rest of the transaction. */
+const LOCK_LINE: Statement = {
+  name: 'inventory_lock_line',
+  text: 'SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE',
+};
 
 interface ItemRow {
   pet_id: string;
@@ -31,13 +38,12 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
   }
 
   async lock(petId: number, tx: Transaction): Promise<InventoryLine | null> {
-    const db = await managerOf(tx, this.db);
     // Lock first, then read in a second statement: its snapshot is taken after the
-    // lock is granted, so it sees what the previous holder committed.
-    const locked = (await db.query('SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE', [
-      toInt8(petId),
-    ])) as unknown[];
+    // lock is granted, so it sees what the previous holder committed. The lock is
+    // every store use case's first statement: prepared, it carries the BEGIN.
+    const locked = await preparedRowsIn(tx, LOCK_LINE, [toInt8(petId)]);
     if (locked.length === 0) return null;
+    const db = await managerOf(tx, this.db);
     const [row] = (await db.query(
       `SELECT i.quantity, p.status,
               (SELECT count(*) FROM orders o WHERE o.pet_id = i.pet_id AND NOT o.complete)::int AS open_orders

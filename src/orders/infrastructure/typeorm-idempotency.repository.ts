@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { toInt8 } from '../../database/int8.js';
-import { managerOf } from '../../database/typeorm-transaction.js';
+import type { Statement } from '../../database/prepared-sql.js';
+import { managerOf, preparedRowsIn } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import {
   IDEMPOTENCY_RETENTION_MS,
@@ -9,6 +10,23 @@ import {
   type OrderOutcome,
 } from '../domain/idempotency.js';
 import { type OrderJson, OrderMapper } from './order.mapper.js';
+
+/**
+ * Takes an Idempotency-Key ($1 API key id, $2 key, $3 request hash, $4 now, $5
+ * expiry bound): inserting takes it; a concurrent request inserting the same key
+ * waits on the primary key until this transaction ends; an expired record is
+ * taken over. A row: taken. The first statement of an idempotent order, so it
+ * carries the BEGIN.
+ */
+const CLAIM_KEY: Statement = {
+  name: 'orders_claim_idempotency_key',
+  text: `INSERT INTO idempotency_keys (api_key_id, key, request_hash, outcome, created_at)
+         VALUES ($1, $2, $3, NULL, $4)
+         ON CONFLICT (api_key_id, key) DO UPDATE
+            SET request_hash = EXCLUDED.request_hash, outcome = NULL, created_at = EXCLUDED.created_at
+          WHERE idempotency_keys.created_at < $5
+         RETURNING 1`,
+};
 
 type StoredOutcome = { kind: 'placed'; order: OrderJson } | Extract<OrderOutcome, { kind: 'refused' }>;
 
@@ -23,24 +41,15 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
     now: Date,
     tx: Transaction,
   ): Promise<IdempotencyRecord | null> {
-    const db = await managerOf(tx, this.db);
     const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
-    // Inserting takes the key; a concurrent request inserting the same key waits
-    // on the primary key until this transaction ends. An expired record is taken over.
-    const claimed = (await db.query(
-      `INSERT INTO idempotency_keys (api_key_id, key, request_hash, outcome, created_at)
-       VALUES ($1, $2, $3, NULL, $4)
-       ON CONFLICT (api_key_id, key) DO UPDATE
-          SET request_hash = EXCLUDED.request_hash, outcome = NULL, created_at = EXCLUDED.created_at
-        WHERE idempotency_keys.created_at < $5
-       RETURNING 1`,
-      [toInt8(ownerKeyId), key, requestHash, now, expiredBefore],
-    )) as unknown[];
+    const claimed = await preparedRowsIn(tx, CLAIM_KEY, [toInt8(ownerKeyId), key, requestHash, now, expiredBefore]);
     if (claimed.length > 0) return null;
-    const [row] = (await db.query(
-      'SELECT request_hash, outcome FROM idempotency_keys WHERE api_key_id = $1 AND key = $2',
-      [toInt8(ownerKeyId), key],
-    )) as Array<{ request_hash: string; outcome: StoredOutcome | null }>;
+    const [row] = (await (
+      await managerOf(tx, this.db)
+    ).query('SELECT request_hash, outcome FROM idempotency_keys WHERE api_key_id = $1 AND key = $2', [
+      toInt8(ownerKeyId),
+      key,
+    ])) as Array<{ request_hash: string; outcome: StoredOutcome | null }>;
     if (!row?.outcome) throw new Error('idempotency record without outcome after its request ended');
     return { requestHash: row.request_hash, outcome: fromStored(row.outcome) };
   }
