@@ -21,6 +21,29 @@ export function ratios(a, b) {
   };
 }
 
+/**
+ * The same ratios taken round by round, from the two servers' runs of each round
+ * (at most a few runs apart), then their median over the rounds: a machine whose
+ * speed drifts during the run moves these less than the ratios of the medians.
+ */
+export function pairedRatios(a, b) {
+  const rounds = Math.min(a.rounds?.length ?? 0, b.rounds?.length ?? 0);
+  const byRound = (figure) => {
+    const values = [];
+    for (let i = 0; i < rounds; i++) {
+      const value = ratio(figure(a.rounds[i]), figure(b.rounds[i]));
+      if (value !== null) values.push(value);
+    }
+    return values.length ? median(values) : null;
+  };
+  return {
+    throughput: byRound((run) => run.rps),
+    p50: byRound((run) => run.p50),
+    p99: byRound((run) => run.p99),
+    cpuPerRequest: byRound((run) => (run.cpuMs === null || !run.requests ? null : run.cpuMs / run.requests)),
+  };
+}
+
 function ratioRow(label, r) {
   return `  ${label.padEnd(17)}${pad(times(r.throughput), 8)}${pad(times(r.p50), 9)}${pad(times(r.p99), 9)}${pad('', 9)}${pad(times(r.cpuPerRequest), 12)}`;
 }
@@ -42,6 +65,7 @@ export function scenarioText(result) {
   for (const [name, summary] of Object.entries(result.servers)) lines.push(serverRow(name, summary));
   for (const [label, a, b] of comparisons(result)) {
     lines.push(ratioRow(label, ratios(result.servers[a], result.servers[b])));
+    lines.push(ratioRow('  by round', pairedRatios(result.servers[a], result.servers[b])));
   }
   return lines.join('\n');
 }
