@@ -35,6 +35,13 @@ function get(port: number, path: string, agent?: Agent): Promise<Reply> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Until the server has `count` requests in flight (they were sent, not yet received): no fixed delay to outlast. */
+async function arrived(drain: HttpDrain, count: number): Promise<void> {
+  for (const started = Date.now(); drain.inFlight < count; await sleep(5)) {
+    if (Date.now() - started > 10_000) throw new Error(`${drain.inFlight} of ${count} requests arrived within 10 s`);
+  }
+}
+
 describe('HttpDrain', () => {
   const agents: Agent[] = [];
   const keepAlive = () => {
@@ -49,8 +56,8 @@ describe('HttpDrain', () => {
   it('lets in-flight requests finish, with Connection: close, and reports them', async () => {
     const { drain, port } = await startServer();
     const agent = keepAlive();
-    const slow = [get(port, '/slow?ms=300', agent), get(port, '/slow?ms=200', agent)];
-    await sleep(50);
+    const slow = [get(port, '/slow?ms=1000', agent), get(port, '/slow?ms=800', agent)];
+    await arrived(drain, 2);
     expect(drain.inFlight).toBe(2);
     const report = await drain.drain(5_000);
     const replies = await Promise.all(slow);
@@ -64,7 +71,7 @@ describe('HttpDrain', () => {
     const { drain, port } = await startServer();
     const agent = keepAlive();
     const slow = get(port, '/slow?ms=300', agent);
-    await sleep(50);
+    await arrived(drain, 1);
     const drained = drain.drain(5_000);
     await expect(get(port, '/fresh')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect((await slow).status).toBe(200);
@@ -95,7 +102,7 @@ describe('HttpDrain', () => {
   it('cuts what is still running when the grace period ends', async () => {
     const { drain, port } = await startServer();
     const stuck = get(port, '/slow?ms=5000', keepAlive());
-    await sleep(50);
+    await arrived(drain, 1);
     const report = await drain.drain(200);
     expect(report).toMatchObject({ inFlightAtStart: 1, cutConnections: 1 });
     await expect(stuck).rejects.toThrow();
@@ -104,7 +111,7 @@ describe('HttpDrain', () => {
   it('cuts at once when told to (a second signal)', async () => {
     const { drain, port } = await startServer();
     const stuck = get(port, '/slow?ms=5000', keepAlive());
-    await sleep(50);
+    await arrived(drain, 1);
     const drained = drain.drain(60_000);
     drain.cut();
     expect(await drained).toMatchObject({ cutConnections: 1 });
