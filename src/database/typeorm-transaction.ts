@@ -28,7 +28,10 @@ export class TypeOrmTransaction implements Transaction {
 
   /** TypeORM's EntityManager in this transaction (BEGIN sent first when nothing has run yet). */
   async manager(): Promise<EntityManager> {
-    if (!this.begun) await this.simple('BEGIN');
+    if (!this.begun) {
+      this.markBegun();
+      await this.client.query('BEGIN');
+    }
     return this.runner.manager;
   }
 
