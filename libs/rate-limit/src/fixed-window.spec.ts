@@ -118,6 +118,38 @@ describe('fixed windows (applyHit)', () => {
     expect(raised.windows[0].count).toBe(4);
   });
 
+  it('answers with a copy of the counts: later hits do not change an earlier result', () => {
+    const state = newClientCounters();
+    const first = applyHit(state, plan(5, 10), T0);
+    const peek = applyHit(state, plan(5, 10, null, false), T0);
+    applyHit(state, plan(5, 10), T0 + 1);
+    expect(first.windows.map((w) => w.count)).toEqual([1, 1]);
+    expect(peek.windows.map((w) => w.count)).toEqual([1, 1]);
+  });
+
+  it('windows of the same length share one counter, looked up before counting', () => {
+    const twice: HitRequest = {
+      windows: [
+        { name: 'a', limit: 5, durationMs: MINUTE_MS },
+        { name: 'b', limit: 5, durationMs: MINUTE_MS },
+      ],
+      ban: null,
+      consume: true,
+    };
+    const state = newClientCounters();
+    // None open: each gets a new counter (the last one is kept).
+    expect(applyHit(state, twice, T0).windows).toEqual([
+      { count: 1, resetAt: T0 + MINUTE_MS },
+      { count: 1, resetAt: T0 + MINUTE_MS },
+    ]);
+    // One open: it counts the request once per window, and both report its final count.
+    expect(applyHit(state, twice, T0 + 1).windows).toEqual([
+      { count: 3, resetAt: T0 + MINUTE_MS },
+      { count: 3, resetAt: T0 + MINUTE_MS },
+    ]);
+    expect(state.windows.size).toBe(1);
+  });
+
   it('keeps clients apart', () => {
     const { hit } = clocked();
     hit(plan(1, 10), 'a');
@@ -257,6 +289,27 @@ describe('MemoryRateLimitStorage', () => {
     storage.sweep();
     expect(storage.size()).toBe(1);
     clock.now += MINUTE_MS;
+    storage.sweep();
+    expect(storage.size()).toBe(0);
+    await storage.close();
+  });
+
+  it('keeps a rejection for the longest window or ban of any request it served, requests alternating', async () => {
+    const { storage, clock, hit } = clocked();
+    const minuteOnly: HitRequest = {
+      windows: [{ name: 'minute', limit: 5, durationMs: MINUTE_MS }],
+      ban: null,
+      consume: true,
+    };
+    const ban: BanRule = { threshold: 5, durationMs: 2 * DAY_MS, windowMs: MINUTE_MS };
+    hit(minuteOnly, 'a');
+    hit(plan(1, 10, ban), 'b');
+    expect(hit(plan(1, 10, ban), 'b').outcome).toBe('limited'); // a rejection, no ban
+    hit(minuteOnly, 'a');
+    clock.now += DAY_MS; // every window has ended
+    storage.sweep();
+    expect(storage.size()).toBe(1); // 'b', for its rejection: kept as long as the two-day ban
+    clock.now += DAY_MS;
     storage.sweep();
     expect(storage.size()).toBe(0);
     await storage.close();

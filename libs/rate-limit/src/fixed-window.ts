@@ -79,41 +79,78 @@ function live(counter: Counter | null | undefined, durationMs: number, now: numb
  * - A request is allowed only if every window has room; then it counts in all.
  * - A refused request counts in no window, only as a rejection; more than
  *   `ban.threshold` rejections within `ban.windowMs` start a ban.
+ *
+ * Runs on every request: plain loops, no closures (see the helpers below).
  */
 export function applyHit(state: ClientCounters, request: HitRequest, now: number): HitResult {
-  const counters = request.windows.map((rule) => live(state.windows.get(rule.durationMs), rule.durationMs, now));
-  const snapshot = (): WindowCount[] =>
-    counters.map((c, i) =>
-      c ? { count: c.count, resetAt: c.start + request.windows[i].durationMs } : { count: 0, resetAt: null },
-    );
-
-  if (state.banUntil > now) return { outcome: 'banned', now, windows: snapshot(), banUntil: state.banUntil };
-
-  const full = request.windows.some((rule, i) => (counters[i]?.count ?? 0) >= rule.limit);
-  if (!request.consume) return { outcome: full ? 'limited' : 'allowed', now, windows: snapshot(), banUntil: null };
-
-  if (full) {
-    const ban = request.ban;
-    if (ban) {
-      const rejections = live(state.rejections, ban.windowMs, now) ?? { start: now, count: 0 };
-      rejections.count += 1;
-      state.rejections = rejections;
-      if (rejections.count > ban.threshold) {
-        state.banUntil = now + ban.durationMs;
-        state.rejections = null;
-        return { outcome: 'banned', now, windows: snapshot(), banUntil: state.banUntil, banStarted: true };
-      }
-    }
-    return { outcome: 'limited', now, windows: snapshot(), banUntil: null };
+  const rules = request.windows;
+  if (state.banUntil > now) {
+    return { outcome: 'banned', now, windows: snapshot(state, rules, now), banUntil: state.banUntil };
   }
+  const full = anyFull(state, rules, now);
+  if (!request.consume) {
+    return { outcome: full ? 'limited' : 'allowed', now, windows: snapshot(state, rules, now), banUntil: null };
+  }
+  if (full) return reject(state, request, now);
+  return { outcome: 'allowed', now, windows: count(state, rules, now), banUntil: null };
+}
 
-  request.windows.forEach((rule, i) => {
-    const counter = counters[i] ?? { start: now, count: 0 };
-    counter.count += 1;
-    counters[i] = counter;
-    state.windows.set(rule.durationMs, counter);
-  });
-  return { outcome: 'allowed', now, windows: snapshot(), banUntil: null };
+/** Whether some window has no room left (a window not open counts as empty). */
+function anyFull(state: ClientCounters, rules: readonly WindowRule[], now: number): boolean {
+  for (let i = 0; i < rules.length; i++) {
+    const { durationMs, limit } = rules[i];
+    const counter = live(state.windows.get(durationMs), durationMs, now);
+    if ((counter ? counter.count : 0) >= limit) return true;
+  }
+  return false;
+}
+
+/** What each window holds at `now`, one entry per rule. */
+function snapshot(state: ClientCounters, rules: readonly WindowRule[], now: number): WindowCount[] {
+  const windows = new Array<WindowCount>(rules.length);
+  for (let i = 0; i < rules.length; i++) {
+    const { durationMs } = rules[i];
+    const counter = live(state.windows.get(durationMs), durationMs, now);
+    windows[i] = counter ? { count: counter.count, resetAt: counter.start + durationMs } : { count: 0, resetAt: null };
+  }
+  return windows;
+}
+
+/** A refused request: counts as a rejection, and may start a ban. */
+function reject(state: ClientCounters, request: HitRequest, now: number): HitResult {
+  const ban = request.ban;
+  if (ban) {
+    const rejections = live(state.rejections, ban.windowMs, now) ?? { start: now, count: 0 };
+    rejections.count += 1;
+    state.rejections = rejections;
+    if (rejections.count > ban.threshold) {
+      state.banUntil = now + ban.durationMs;
+      state.rejections = null;
+      const windows = snapshot(state, request.windows, now);
+      return { outcome: 'banned', now, windows, banUntil: state.banUntil, banStarted: true };
+    }
+  }
+  return { outcome: 'limited', now, windows: snapshot(state, request.windows, now), banUntil: null };
+}
+
+/** Counts an allowed request in every window; returns what each then holds. */
+function count(state: ClientCounters, rules: readonly WindowRule[], now: number): WindowCount[] {
+  // Three passes, as windows of the same length share one counter: all looked up before any is replaced,
+  // all counted before any is read.
+  const counters = new Array<Counter>(rules.length);
+  for (let i = 0; i < rules.length; i++) {
+    const { durationMs } = rules[i];
+    counters[i] = live(state.windows.get(durationMs), durationMs, now) ?? { start: now, count: 0 };
+  }
+  for (let i = 0; i < rules.length; i++) {
+    counters[i].count += 1;
+    state.windows.set(rules[i].durationMs, counters[i]);
+  }
+  const windows = new Array<WindowCount>(rules.length);
+  for (let i = 0; i < rules.length; i++) {
+    windows[i] = { count: counters[i].count, resetAt: counters[i].start + rules[i].durationMs };
+  }
+  return windows;
 }
 
 /** Lifts a ban and forgets the rejections that led to it; the windows keep their counts. */

@@ -5,6 +5,8 @@ import {
   decide,
   type RateLimitDecision,
   rateLimitHeaders,
+  reportedWindows,
+  setRateLimitHeaders,
   type WindowView,
   withRouteWindow,
 } from './rate-limit-decision.js';
@@ -50,6 +52,46 @@ describe('bindingWindow', () => {
     expect(bindingWindow([minute(0), day(0)], true).name).toBe('day');
     const dayEndingFirst = view('day', DAY_MS, 1_000, 0, T0 + 10_000);
     expect(bindingWindow([minute(0), dayEndingFirst], true).name).toBe('minute');
+  });
+
+  it('on a full tie picks the first in order (what a stable sort puts first), without reordering the input', () => {
+    const a = view('a', MINUTE_MS, 10, 3, T0 + 1_000);
+    const b = view('b', MINUTE_MS, 10, 3, T0 + 1_000);
+    const longer = view('c', DAY_MS, 10, 3, T0 + 1_000);
+    const windows = [longer, a, b];
+    expect(bindingWindow(windows, false)).toBe(a);
+    expect(bindingWindow([longer, b, a], false)).toBe(b);
+    const full = [longer, { ...a, remaining: 0 }, { ...b, remaining: 0 }];
+    expect(bindingWindow(full, true)).toBe(full[1]);
+    expect(windows).toEqual([longer, a, b]);
+  });
+
+  it('on a rejection with no window at zero, falls back to the one that binds most', () => {
+    expect(bindingWindow([minute(2), day(1)], true).name).toBe('day');
+  });
+
+  it('agrees with sorting a copy, on every arrangement of tied and distinct windows', () => {
+    const sorted = (windows: WindowView[], rejected: boolean): WindowView => {
+      const full = windows.filter((w) => w.remaining === 0);
+      if (rejected && full.length > 0) {
+        return [...full].sort((a, b) => b.resetAt - a.resetAt || a.durationMs - b.durationMs)[0];
+      }
+      return [...windows].sort((a, b) => a.remaining - b.remaining || a.durationMs - b.durationMs)[0];
+    };
+    const pool: WindowView[] = [];
+    for (const durationMs of [MINUTE_MS, DAY_MS]) {
+      for (const remaining of [0, 1]) {
+        for (const resetAt of [T0 + 1_000, T0 + 2_000])
+          pool.push(view(`w${pool.length}`, durationMs, 5, remaining, resetAt));
+      }
+    }
+    // Every list of 1 to 3 windows drawn from the pool (repeats included: the same object twice is a full tie).
+    const lists: WindowView[][] = pool.map((w) => [w]);
+    for (const list of [...lists]) for (const w of pool) lists.push([...list, w]);
+    for (const list of lists.filter((l) => l.length === 2)) for (const w of pool) lists.push([...list, w]);
+    for (const list of lists) {
+      for (const rejected of [false, true]) expect(bindingWindow(list, rejected)).toBe(sorted(list, rejected));
+    }
   });
 });
 
@@ -137,6 +179,100 @@ describe('decide and rateLimitHeaders (injected clock)', () => {
 
   it('sends no Retry-After when allowed', () => {
     expect(rateLimitHeaders(decide(...hit(plan(60, 1_000))))['Retry-After']).toBeUndefined();
+  });
+});
+
+describe('setRateLimitHeaders', () => {
+  /** The headers `setRateLimitHeaders` sets, as name/value pairs in the order it sets them. */
+  const set = (decision: RateLimitDecision): Array<[string, string]> => {
+    const pairs: Array<[string, string]> = [];
+    setRateLimitHeaders({ setHeader: (name: string, value: string) => pairs.push([name, value]) }, decision);
+    return pairs;
+  };
+  const clock = { now: T0 };
+  const storage = new MemoryRateLimitStorage(() => clock.now);
+  afterAll(() => storage.close());
+  const decisionOf = (client: string, request: HitRequest) => decide(request, storage.hitSync(client, request));
+
+  it('sets what rateLimitHeaders gives, in the same order: allowed, limited, banned and with a route window', () => {
+    const allowed = decisionOf('allowed', plan(60, 1_000));
+    decisionOf('limited', plan(1, 100));
+    clock.now += 20_400;
+    const limited = decisionOf('limited', plan(1, 100));
+    decisionOf('banned', plan(1, 100, 0));
+    clock.now += 5_000;
+    const banned = decisionOf('banned', plan(1, 100, 0));
+    const routeWindow = view('export', MINUTE_MS, 10, 0, clock.now + 20_000);
+    const route: RateLimitDecision = {
+      outcome: 'limited',
+      now: clock.now,
+      windows: [routeWindow],
+      binding: routeWindow,
+      retryAfterSeconds: 20,
+    };
+    const combined = withRouteWindow(decisionOf('routed', plan(60, 1_000)), route);
+
+    expect([allowed, limited, banned, combined].map((d) => d.outcome)).toEqual([
+      'allowed',
+      'limited',
+      'banned',
+      'limited',
+    ]);
+    for (const decision of [allowed, limited, banned, combined]) {
+      expect(set(decision)).toEqual(Object.entries(rateLimitHeaders(decision)));
+    }
+    expect(set(allowed).map(([name]) => name)).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+    ]);
+    expect(set(banned).map(([name]) => name)).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'RateLimit-Policy',
+      'RateLimit',
+      'Retry-After',
+    ]);
+  });
+});
+
+describe('rateLimitHeaders, field by field', () => {
+  /** The two IETF fields as they were first written: one entry per window, joined. */
+  const expected = (decision: RateLimitDecision) => ({
+    policy: decision.windows.map((w) => `"${w.name}";q=${w.limit};w=${Math.round(w.durationMs / 1000)}`).join(', '),
+    state: reportedWindows(decision)
+      .map((w) => `"${w.name}";r=${w.remaining};t=${Math.max(1, Math.ceil((w.resetAt - decision.now) / 1000))}`)
+      .join(', '),
+  });
+  const decisionFor = (windows: WindowView[], outcome: RateLimitDecision['outcome'] = 'allowed') => {
+    const binding =
+      outcome === 'banned' ? { ...windows[0], name: 'ban', remaining: 0, resetAt: T0 + 900_000 } : windows[0];
+    return { outcome, now: T0, windows, binding, retryAfterSeconds: outcome === 'allowed' ? null : 900 };
+  };
+
+  it('gives each decision its own RateLimit-Policy, however many plans come and go', () => {
+    // More distinct window sets than any cache of recent values holds, each seen again later.
+    const sets = Array.from({ length: 40 }, (_, i) => [
+      view('minute', MINUTE_MS, 10 + (i % 20), 5, T0 + 30_000),
+      view(i % 3 === 0 ? 'day' : 'export', i % 2 === 0 ? DAY_MS : 90_500, 1_000, 7, T0 + 3_600_000),
+    ]);
+    for (const windows of [...sets, ...sets.reverse(), ...sets.slice(0, 5)]) {
+      const decision = decisionFor(windows);
+      expect(rateLimitHeaders(decision)['RateLimit-Policy']).toBe(expected(decision).policy);
+    }
+    const one = decisionFor([view('minute', MINUTE_MS, 10, 5, T0 + 30_000)]);
+    expect(rateLimitHeaders(one)['RateLimit-Policy']).toBe('"minute";q=10;w=60');
+  });
+
+  it('gives RateLimit as reportedWindows describes them, banned or not', () => {
+    const windows = [view('minute', MINUTE_MS, 60, 5, T0 + 30_000), view('day', DAY_MS, 1_000, 7, T0 + DAY_MS)];
+    for (const outcome of ['allowed', 'limited', 'banned'] as const) {
+      const decision = decisionFor(windows, outcome);
+      expect(rateLimitHeaders(decision).RateLimit).toBe(expected(decision).state);
+    }
   });
 });
 

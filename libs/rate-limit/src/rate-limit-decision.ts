@@ -27,21 +27,49 @@ function byShorterWindow(a: WindowView, b: WindowView): number {
   return a.durationMs - b.durationMs;
 }
 
+/** Allowed: fewest remaining first, then the shorter window. */
+function byMostBinding(a: WindowView, b: WindowView): number {
+  return a.remaining - b.remaining || byShorterWindow(a, b);
+}
+
+/** Rejected: the one that frees last first, then the shorter window. */
+function byLastToFree(a: WindowView, b: WindowView): number {
+  return b.resetAt - a.resetAt || byShorterWindow(a, b);
+}
+
+/**
+ * The first of `windows` that sorts first by `order`, as `[...windows].sort(order)[0]`
+ * would give (the sort is stable), with one pass and no copy: this runs on every request.
+ * Only windows with nothing remaining when `fullOnly`; undefined when none qualifies.
+ */
+function first(
+  windows: readonly WindowView[],
+  order: (a: WindowView, b: WindowView) => number,
+  fullOnly: boolean,
+): WindowView | undefined {
+  let best: WindowView | undefined;
+  for (let i = 0; i < windows.length; i++) {
+    const w = windows[i];
+    if (fullOnly && w.remaining !== 0) continue;
+    if (best === undefined || order(w, best) < 0) best = w;
+  }
+  return best;
+}
+
 /**
  * The window the `X-RateLimit-*` headers describe.
  * Allowed: the one that binds most, i.e. fewest remaining, on a tie the shorter window.
  * Rejected: the window that rejected; when several did, the one that frees last
  * (so `Retry-After` is when a retry can succeed), on a tie the shorter one.
+ * On a full tie, the first in `windows`.
  */
 export function bindingWindow(windows: readonly WindowView[], rejected: boolean): WindowView {
   if (windows.length === 0) throw new Error('bindingWindow needs at least one window');
   if (rejected) {
-    const full = windows.filter((w) => w.remaining === 0);
-    if (full.length > 0) {
-      return [...full].sort((a, b) => b.resetAt - a.resetAt || byShorterWindow(a, b))[0];
-    }
+    const full = first(windows, byLastToFree, true);
+    if (full) return full;
   }
-  return [...windows].sort((a, b) => a.remaining - b.remaining || byShorterWindow(a, b))[0];
+  return first(windows, byMostBinding, false) as WindowView; // there is at least one
 }
 
 /** Seconds from `now` until `at`, rounded up, at least 1. */
@@ -51,18 +79,21 @@ export function secondsUntil(at: number, now: number): number {
 
 /** Turns a storage answer into what the client is told. */
 export function decide(request: HitRequest, result: HitResult): RateLimitDecision {
-  const windows = request.windows.map((rule, i): WindowView => {
-    const count = result.windows[i]?.count ?? 0;
-    return {
+  const rules = request.windows;
+  const windows = new Array<WindowView>(rules.length);
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    const counted = result.windows[i];
+    windows[i] = {
       name: rule.name,
       limit: rule.limit,
       durationMs: rule.durationMs,
-      remaining: Math.max(0, rule.limit - count),
-      resetAt: result.windows[i]?.resetAt ?? result.now + rule.durationMs,
+      remaining: Math.max(0, rule.limit - (counted?.count ?? 0)),
+      resetAt: counted?.resetAt ?? result.now + rule.durationMs,
     };
-  });
+  }
   if (result.outcome === 'banned') {
-    const shortest = [...windows].sort(byShorterWindow)[0];
+    const shortest = first(windows, byShorterWindow, false) as WindowView;
     const banUntil = result.banUntil ?? result.now;
     const binding: WindowView = { ...shortest, name: 'ban', remaining: 0, resetAt: banUntil };
     const decision: RateLimitDecision = {
@@ -115,20 +146,64 @@ export function resetSeconds(at: number): number {
  * (Unix seconds, rounded up so a client waiting until then is never early) for
  * the binding window, plus the IETF draft fields `RateLimit-Policy` and
  * `RateLimit` describing every window, and `Retry-After` on a rejection.
+ * (`setRateLimitHeaders` sets the same on a response without building this object.)
  */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  const { binding, now } = decision;
+  const { binding } = decision;
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(binding.limit),
     'X-RateLimit-Remaining': String(binding.remaining),
     'X-RateLimit-Reset': String(resetSeconds(binding.resetAt)),
-    'RateLimit-Policy': decision.windows
-      .map((w) => `"${w.name}";q=${w.limit};w=${Math.round(w.durationMs / 1000)}`)
-      .join(', '),
-    RateLimit: reportedWindows(decision)
-      .map((w) => `"${w.name}";r=${w.remaining};t=${secondsUntil(w.resetAt, now)}`)
-      .join(', '),
+    'RateLimit-Policy': policyHeader(decision.windows),
+    RateLimit: stateHeader(decision),
   };
   if (decision.retryAfterSeconds !== null) headers['Retry-After'] = String(decision.retryAfterSeconds);
   return headers;
+}
+
+/** Where `setRateLimitHeaders` writes: an Express or Node response. */
+export interface HeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * Sets the headers of `rateLimitHeaders(decision)` on `res`, same names, values and
+ * order, without the intermediate object (every response carries them).
+ */
+export function setRateLimitHeaders(res: HeaderTarget, decision: RateLimitDecision): void {
+  const { binding } = decision;
+  res.setHeader('X-RateLimit-Limit', String(binding.limit));
+  res.setHeader('X-RateLimit-Remaining', String(binding.remaining));
+  res.setHeader('X-RateLimit-Reset', String(resetSeconds(binding.resetAt)));
+  res.setHeader('RateLimit-Policy', policyHeader(decision.windows));
+  res.setHeader('RateLimit', stateHeader(decision));
+  if (decision.retryAfterSeconds !== null) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+}
+
+/**
+ * `RateLimit`: each window's remaining requests and seconds until it resets, as
+ * `reportedWindows` gives them (while banned: nothing left until the ban ends),
+ * built in one pass without copying the windows.
+ */
+function stateHeader(decision: RateLimitDecision): string {
+  const { windows, now } = decision;
+  const banEnd = decision.outcome === 'banned' ? decision.binding.resetAt : null;
+  let value = '';
+  for (let i = 0; i < windows.length; i++) {
+    const w = windows[i];
+    const remaining = banEnd === null ? w.remaining : 0;
+    const resetAt = banEnd === null ? w.resetAt : Math.max(w.resetAt, banEnd);
+    value += `${i === 0 ? '' : ', '}"${w.name}";r=${remaining};t=${secondsUntil(resetAt, now)}`;
+  }
+  return value;
+}
+
+/** `RateLimit-Policy`: each window's limit and length, in one pass. */
+function policyHeader(windows: readonly WindowView[]): string {
+  let value = '';
+  for (let i = 0; i < windows.length; i++) {
+    const { name, limit, durationMs } = windows[i];
+    value += `${i === 0 ? '' : ', '}"${name}";q=${limit};w=${Math.round(durationMs / 1000)}`;
+  }
+  return value;
 }

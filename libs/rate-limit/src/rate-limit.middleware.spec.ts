@@ -10,9 +10,11 @@ import { ApiError } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
 import { MemoryRateLimitStorage } from './memory.storage.js';
+import { rateLimitHeaders } from './rate-limit-decision.js';
 import { RateLimitMiddleware } from './rate-limit.middleware.js';
 import type { RateLimitClient, RateLimitRefusal } from './rate-limit.options.js';
 import { RateLimiter } from './rate-limiter.js';
+import { recallRateLimit } from './request-state.js';
 
 const SECRET = 'psk_middleware-test-secret-000000000000000000';
 const ADDRESS = '203.0.113.9';
@@ -120,6 +122,23 @@ describe('RateLimitMiddleware', () => {
     middleware.handle(req, res, (error?: unknown) => (answered = error));
     expect(answered).toBeUndefined(); // called before handle returned
     expect(counted).toEqual(['k1', 'k1']);
+  });
+
+  it("sets the decision's rateLimitHeaders, in their order, allowed or refused", async () => {
+    const seen: Array<{ decision: unknown; headers: Array<[string, string]> }> = [];
+    for (let i = 0; i < 61; i++) {
+      const req = { ip: ADDRESS, path: '/pets/', header: () => undefined } as unknown as Request;
+      const headers: Array<[string, string]> = [];
+      const res = { setHeader: (name: string, value: string) => headers.push([name, value]) } as unknown as Response;
+      await new Promise<void>((resolve) => middleware.handle(req, res, () => resolve()));
+      const decision = recallRateLimit(req)?.decision;
+      if (!decision) throw new Error('no decision');
+      expect(headers).toEqual(Object.entries(rateLimitHeaders(decision)));
+      seen.push({ decision: decision.outcome, headers });
+    }
+    expect(seen[0].decision).toBe('allowed');
+    expect(seen[60].decision).toBe('limited');
+    expect(seen[60].headers.map(([name]) => name)).toContain('Retry-After');
   });
 
   it('answers 503 with the address headers when the key store fails, charging no one', async () => {

@@ -1,6 +1,6 @@
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
-import { type RateLimitDecision, rateLimitHeaders } from './rate-limit-decision.js';
+import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
@@ -32,7 +32,8 @@ export class RateLimitMiddleware {
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
-    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+    const requested = req.path; // a getter (parses the URL): read once
+    const path = requested.length > 1 && requested.endsWith('/') ? requested.slice(0, -1) : requested;
     const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req) ?? null);
     const client = this.options.identify(req);
     if (!(client instanceof Promise)) {
@@ -81,7 +82,7 @@ export class RateLimitMiddleware {
     decision: RateLimitDecision,
   ): Error | undefined {
     rememberRateLimit(req, { client, decision });
-    setHeaders(res, rateLimitHeaders(decision));
+    setRateLimitHeaders(res, decision); // straight onto the response: no headers object per request
     if (!consume) return undefined;
     if (decision.outcome === 'allowed') {
       this.options.onCounted?.(client);
@@ -109,7 +110,7 @@ export class RateLimitMiddleware {
   /** Answers `refusal` (or lets the request on) with the rate-limit headers of `client`, counting nothing. */
   private async report(client: RateLimitClient, res: Response, refusal: Error | undefined): Promise<Error | undefined> {
     try {
-      setHeaders(res, rateLimitHeaders(await this.limiter.check(client, false)));
+      setRateLimitHeaders(res, await this.limiter.check(client, false));
     } catch (error) {
       if (!(error instanceof RateLimitStorageUnavailableError)) throw error;
       const closed = this.failClosed(client, res);
