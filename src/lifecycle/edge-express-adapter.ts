@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { indexRouteRuns } from './route-index.js';
 import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 
 /**
@@ -14,10 +15,34 @@ import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './serve
  * `main.ts` and the test app pass one to Nest; `configureApp` refuses an app
  * built without it. HTTPS and Nest's `forceCloseConnections`/`return503OnClosing`
  * are not supported (TLS ends at the proxy; `HttpDrain` does the graceful stop).
+ *
+ * Routing: each run of route layers is indexed by first path segment
+ * (`indexRouteRuns`), so that a request is matched against the few routes that
+ * can serve it instead of every layer registered before them (the busiest routes
+ * came after ~25 others). Nest's request/response hook layer is left out: no
+ * hook is set, and every request would pass it.
  */
+type NotFoundArguments = Parameters<ExpressAdapter['setNotFoundHandler']>;
+
 export class EdgeExpressAdapter extends ExpressAdapter {
   constructor(readonly timeouts: ServerTimeouts = SERVER_TIMEOUTS) {
     super();
+    // The one layer ExpressAdapter's constructor adds: it serves the hooks refused below.
+    (this.getInstance() as { router: { stack: unknown[] } }).router.stack.length = 0;
+  }
+
+  override setOnRequestHook(): never {
+    throw new Error('EdgeExpressAdapter does not support request hooks (use a middleware)');
+  }
+
+  override setOnResponseHook(): never {
+    throw new Error('EdgeExpressAdapter does not support response hooks (use a middleware)');
+  }
+
+  /** Nest sets its not-found handler once every route is registered: the routes are indexed then. */
+  override setNotFoundHandler(...args: NotFoundArguments): unknown {
+    indexRouteRuns(this.getInstance().router as unknown as Parameters<typeof indexRouteRuns>[0]);
+    return super.setNotFoundHandler(...args);
   }
 
   override initHttpServer(options: NestApplicationOptions): void {

@@ -1,6 +1,7 @@
 import { applyDecorators, type OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
 import { type DiscoveryService, type HttpAdapterHost, MetadataScanner, type Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
+import { routeLayers } from '@petstore/errors';
 import type { Request } from 'express';
 
 // The metadata keys @nestjs/throttler's decorators write (the package does not
@@ -76,7 +77,7 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     const app = this.adapterHost.httpAdapter?.getInstance<{ router?: { stack?: RouteLayer[] } }>();
-    this.routeLayers = (app?.router?.stack ?? []).filter((layer) => layer.route);
+    this.routeLayers = routeLayers(app?.router?.stack ?? []);
     this.exemptIndexes = this.routeLayers.flatMap((layer, i) => {
       const exemption = (layer.route?.stack ?? []).map((s) => exemptionOf(s.handle)).find((e) => e !== null);
       return exemption ? [[i, exemption] as [number, PlanExemption]] : [];
