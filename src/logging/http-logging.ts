@@ -30,20 +30,6 @@ export interface RequestLogFields {
 /** Told of every response once its connection is done with it: the request's route template and duration. */
 export type ResponseObserver = (req: Request, res: Response, route: string | undefined, durationMs: number) => void;
 
-function requestFields(req: Request, res: Response, route: string | undefined, durationMs: number): RequestLogFields {
-  const code: unknown = res.locals.errorCode;
-  const apiKeyId = (req as AuthenticatedRequest).apiKey?.id;
-  return {
-    method: req.method,
-    route: route ?? null,
-    status: res.statusCode,
-    durationMs,
-    ...(apiKeyId !== undefined ? { apiKeyId } : {}),
-    ...(typeof code === 'string' ? { code } : {}),
-    req,
-  };
-}
-
 function summary(req: Request, res: Response, route: string | undefined): string {
   return `${req.method} ${route ?? redactUrl(req.path)} ${res.statusCode}`;
 }
@@ -90,7 +76,8 @@ export class HttpLogging {
       const started = performance.now();
       const id = requestId(req, res);
       req.id = id;
-      res.once('close', () => this.closed(req, res, performance.now() - started));
+      // `on`, not `once`: a response closes once, and `once` wraps every listener in a closure of its own.
+      res.on('close', () => this.closed(req, res, performance.now() - started));
       // Made only when used (a 5xx detail): the root's child, so the root's serializers redact it.
       Object.defineProperty(req, 'log', { configurable: true, get: () => this.requestLogger(req, id) });
       if (bindContext) context.runInContext(next, { bindings: { reqId: id } });
@@ -122,11 +109,32 @@ export class HttpLogging {
    * and are written out at once instead of with the next batch of lines.
    */
   private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
-    const line = { reqId: req.id, ...requestFields(req, res, route, durationMs) };
-    if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, summary(req, res, route));
-    else if (durationMs >= SLOW_REQUEST_MS) {
+    const errorCode: unknown = res.locals.errorCode;
+    const code = typeof errorCode === 'string' ? errorCode : undefined;
+    const apiKeyId = (req as AuthenticatedRequest).apiKey?.id;
+    const failed = res.statusCode >= 500 || !res.writableFinished;
+    if (!failed && durationMs < SLOW_REQUEST_MS) {
+      const fields = { reqId: req.id as string, method: req.method, route: route ?? null, status: res.statusCode };
+      this.writeInfoLine(
+        { ...fields, durationMs, apiKeyId, code, req: serializeRequest(req) },
+        summary(req, res, route),
+      );
+      return;
+    }
+    const line: RequestLogFields & { reqId: unknown } = {
+      reqId: req.id,
+      method: req.method,
+      route: route ?? null,
+      status: res.statusCode,
+      durationMs,
+      ...(apiKeyId !== undefined ? { apiKeyId } : {}),
+      ...(code !== undefined ? { code } : {}),
+      req,
+    };
+    if (failed) this.root.error(line, summary(req, res, route));
+    else {
       this.root.info(line, summary(req, res, route));
       this.root.flush();
-    } else this.writeInfoLine({ ...line, req: serializeRequest(req) }, summary(req, res, route));
+    }
   }
 }

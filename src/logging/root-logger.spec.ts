@@ -91,9 +91,25 @@ describe('requestInfoLineWriter', () => {
     expect(direct.written[0].endsWith('\n')).toBe(true);
   });
 
+  it.each([
+    { reqId: 'a.b:c-1', method: 'POST', route: '/store/orders', status: 409, durationMs: 0, code: 'PET_NOT_AVAILABLE' },
+    { reqId: 'r "q" \\', method: 'GET', route: '/pets/:petId', status: 304, durationMs: 12, apiKeyId: 1 },
+  ])('matches root.info with optional fields present or absent (%o)', (fields) => {
+    const viaPino = new Lines();
+    const direct = new Lines();
+    const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
+    createRootLogger('info', viaPino).info({ ...fields, req }, 'm');
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: serializeRequest(req) }, 'm');
+    const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+    expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+  });
+
   it('writes nothing when info lines are off', () => {
     const lines = new Lines();
-    requestInfoLineWriter(createRootLogger('warn', lines), lines)({ reqId: 'r-3' }, 'GET / 200');
+    requestInfoLineWriter(createRootLogger('warn', lines), lines)(
+      { reqId: 'r-3', method: 'GET', route: '/', status: 200, durationMs: 1, req: {} },
+      'GET / 200',
+    );
     expect(lines.written).toEqual([]);
   });
 });
