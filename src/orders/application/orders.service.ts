@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError } from '@petstore/errors';
+import { DomainError, OverloadedError } from '@petstore/errors';
 import {
   INVENTORY_REPOSITORY,
   type InventoryLine,
@@ -7,6 +7,7 @@ import {
   type InventoryRepository,
 } from '../../inventory/index.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { KeyedConcurrencyLimit, KeyQueueFullError } from '../../shared/concurrency/keyed-concurrency-limit.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
@@ -42,12 +43,26 @@ interface Placement {
 }
 
 /**
+ * Transactions on one pet's inventory line that this process lets run at once;
+ * the next wait here, in arrival order. The line's row lock serializes them in
+ * PostgreSQL anyway, and PostgreSQL wakes every transaction waiting for a row
+ * lock at each commit, to find all but one waiting again: with the whole pool
+ * queued on a hot pet, that herd costs more than the orders themselves. Two
+ * keep the next transaction waiting at the lock when the current one commits.
+ */
+const LINE_TRANSACTIONS_AT_ONCE = 2;
+/** Beyond this many waiting for one pet's line, a request is shed (503) rather than queued. */
+const LINE_TRANSACTIONS_WAITING = 1_000;
+
+/**
  * Use cases for orders: each store event runs in one transaction with the pet's
  * inventory line locked. Events are reported to `StoreMetrics` once committed (a
  * replayed answer or a rolled-back attempt reports nothing).
  */
 @Injectable()
 export class OrdersService {
+  private readonly lines = new KeyedConcurrencyLimit<number>(LINE_TRANSACTIONS_AT_ONCE, LINE_TRANSACTIONS_WAITING);
+
   constructor(
     @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
     @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
@@ -70,13 +85,13 @@ export class OrdersService {
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
     if (!idempotency) {
-      const placement = await this.uow.run((tx) => this.placeIn(tx, viewer, input));
+      const placement = await this.onLine(input.petId, (tx) => this.placeIn(tx, viewer, input));
       this.reportPlaced(placement);
       return { order: placement.order, replayed: false };
     }
     // The outcome leaves the transaction before it is replayed: a refusal is thrown
     // only after its record has committed, so the key remembers it.
-    const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
+    const { outcome, replayed, placement } = await this.onLine(input.petId, async (tx) => {
       const { key, requestHash } = idempotency;
       const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock(), tx);
       if (previous) {
@@ -93,7 +108,7 @@ export class OrdersService {
 
   async complete(viewer: OrderViewer, id: number, shipDate?: Date): Promise<Order> {
     const { petId } = await this.get(viewer, id);
-    const completed = await this.uow.run(async (tx) => {
+    const completed = await this.onLine(petId, async (tx) => {
       // Lock the inventory line before touching the order: every use case locks in the
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
@@ -111,7 +126,7 @@ export class OrdersService {
 
   async cancel(viewer: OrderViewer, id: number): Promise<void> {
     const { petId } = await this.get(viewer, id);
-    await this.uow.run(async (tx) => {
+    await this.onLine(petId, async (tx) => {
       const line = await this.inventory.lock(petId, tx);
       const order = await this.orders.deleteIfOpen(id, tx);
       if (!order) throw await this.notOpen(tx, id);
@@ -120,6 +135,16 @@ export class OrdersService {
       if (line) await this.changeLine(tx, line, cancelOrder(line, order.quantity), viewer.keyId, now);
     });
     this.metrics.orderCancelled();
+  }
+
+  /** A unit of work on the inventory line of `petId`, taking its turn (see `LINE_TRANSACTIONS_AT_ONCE`). */
+  private async onLine<T>(petId: number, work: (tx: Transaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.lines.run(petId, () => this.uow.run(work));
+    } catch (error) {
+      if (error instanceof KeyQueueFullError) throw new OverloadedError(`too many orders wait for pet ${petId}`);
+      throw error;
+    }
   }
 
   /**
