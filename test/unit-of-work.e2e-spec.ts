@@ -1,4 +1,5 @@
 import { managerOf, preparedRowsIn, runAtCommit } from '../src/database/typeorm-transaction.js';
+import { TURNS_AT_ONCE } from '../src/database/typeorm-unit-of-work.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -131,5 +132,50 @@ describe('TypeORM unit of work', () => {
         .catch(() => undefined);
     });
     expect(await categories()).toEqual(['kept']);
+  });
+
+  describe('turns on one row (turnsOf)', () => {
+    /** Units of work that each stay open until released, recording when they begin. */
+    function held(turnsOf: string | undefined, began: string[], name: string) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const done = uow.run(
+        async (tx) => {
+          began.push(name);
+          await released;
+          runAtCommit(tx, `INSERT INTO categories (name) VALUES ('${name}')`);
+        },
+        turnsOf === undefined ? undefined : { turnsOf },
+      );
+      return { release, done };
+    }
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+    it(`runs ${TURNS_AT_ONCE} at once on one row, the next in arrival order, others without waiting`, async () => {
+      const began: string[] = [];
+      const line = ['a', 'b', 'c', 'd'].map((name) => held('row 1', began, name));
+      const other = held('row 2', began, 'other');
+      const free = held(undefined, began, 'free');
+      await settle();
+      expect([...began].sort()).toEqual(['a', 'b', 'free', 'other']);
+      line[1].release();
+      await settle();
+      expect(began.slice(4)).toEqual(['c']);
+      line[0].release();
+      await settle();
+      expect(began.slice(4)).toEqual(['c', 'd']);
+      for (const unit of [...line, other, free]) unit.release();
+      await Promise.all([...line, other, free].map((unit) => unit.done));
+      expect(await categories()).toHaveLength(6);
+    });
+
+    it('gives the turn on when a unit of work fails', async () => {
+      const failing = [1, 2, 3].map(() => uow.run(() => Promise.reject(new Error('refused')), { turnsOf: 'row 3' }));
+      await Promise.all(failing.map((run) => expect(run).rejects.toThrow('refused')));
+      await uow.run(async (tx) => runAtCommit(tx, `INSERT INTO categories (name) VALUES ('after')`), {
+        turnsOf: 'row 3',
+      });
+      expect(await categories()).toEqual(['after']);
+    });
   });
 });

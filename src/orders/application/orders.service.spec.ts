@@ -2,7 +2,7 @@ import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
 import { InsufficientStockError } from '../../inventory/index.js';
-import type { PetStatus } from '../../pets/index.js';
+import { inventoryLineTurns, type PetStatus } from '../../pets/index.js';
 import type { OrderViewer } from '../domain/order.js';
 import {
   IdempotencyKeyReusedError,
@@ -508,51 +508,15 @@ describe('OrdersService', () => {
     });
   });
 
-  describe('transactions on one pet', () => {
-    /** The service over the store's unit of work, counting the transactions begun and not yet ended. */
-    function countingService(): { service: OrdersService; mostAtOnce: () => number } {
-      let open = 0;
-      let most = 0;
-      const uow = {
-        run: async <T>(work: Parameters<typeof store.uow.run<T>>[0]): Promise<T> => {
-          most = Math.max(most, ++open);
-          try {
-            return await store.uow.run(work);
-          } finally {
-            open--;
-          }
-        },
-      };
-      const counted = new OrdersService(store.orders, store.inventory, store.idempotency, uow, () => now, metrics);
-      return { service: counted, mostAtOnce: () => most };
-    }
-
-    const placeAll = (counted: OrdersService, pets: number[]) =>
-      Promise.all(
-        pets.map((petId) =>
-          counted.place(alice, { petId, quantity: 1 }).then(
-            () => 'placed',
-            (error: unknown) => (error instanceof DomainError ? error.code : 'failed'),
-          ),
-        ),
-      );
-
-    it('runs at most two at once for one pet, the others in turn', async () => {
-      const { service: counted, mostAtOnce } = countingService();
-      stock(dog, 4);
-      const outcomes = await placeAll(counted, [dog, dog, dog, dog, dog, dog]);
-      expect(mostAtOnce()).toBe(2);
-      expect(outcomes.slice(0, 4)).toEqual(['placed', 'placed', 'placed', 'placed']);
-      expect(outcomes.slice(4).every((o) => o !== 'placed' && o !== 'failed')).toBe(true);
-    });
-
-    it('never holds one pet back for another', async () => {
-      const { service: counted, mostAtOnce } = countingService();
-      stock(dog, 3);
-      stock(cat, 3);
-      const outcomes = await placeAll(counted, [dog, dog, dog, cat, cat, cat]);
-      expect(mostAtOnce()).toBe(4);
-      expect(outcomes).toEqual(Array(6).fill('placed'));
+  describe('turns on the inventory line', () => {
+    it("runs every store use case as a turn on its pet's line", async () => {
+      const placed = await service.place(alice, { petId: dog, quantity: 1 });
+      await service.place(alice, { petId: cat, quantity: 1 }, { key: 'k-1', requestHash: 'h' });
+      const second = await service.place(alice, { petId: dog, quantity: 1 });
+      await service.complete(alice, placed.order.id);
+      await service.cancel(alice, second.order.id);
+      const line = (petId: number) => inventoryLineTurns(petId).turnsOf;
+      expect(store.uow.turnsTaken).toEqual([line(dog), line(cat), line(dog), line(dog), line(dog)]);
     });
   });
 });

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DomainError, OverloadedError } from '@petstore/errors';
+import { DomainError } from '@petstore/errors';
 import {
   INVENTORY_REPOSITORY,
   type InventoryLine,
   inventoryLineEvents,
   type InventoryRepository,
 } from '../../inventory/index.js';
+import { inventoryLineTurns } from '../../pets/index.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
-import { KeyedConcurrencyLimit, KeyQueueFullError } from '../../shared/concurrency/keyed-concurrency-limit.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
@@ -43,26 +43,12 @@ interface Placement {
 }
 
 /**
- * Transactions on one pet's inventory line that this process lets run at once;
- * the next wait here, in arrival order. The line's row lock serializes them in
- * PostgreSQL anyway, and PostgreSQL wakes every transaction waiting for a row
- * lock at each commit, to find all but one waiting again: with the whole pool
- * queued on a hot pet, that herd costs more than the orders themselves. Two
- * keep the next transaction waiting at the lock when the current one commits.
- */
-const LINE_TRANSACTIONS_AT_ONCE = 2;
-/** Beyond this many waiting for one pet's line, a request is shed (503) rather than queued. */
-const LINE_TRANSACTIONS_WAITING = 1_000;
-
-/**
  * Use cases for orders: each store event runs in one transaction with the pet's
  * inventory line locked. Events are reported to `StoreMetrics` once committed (a
  * replayed answer or a rolled-back attempt reports nothing).
  */
 @Injectable()
 export class OrdersService {
-  private readonly lines = new KeyedConcurrencyLimit<number>(LINE_TRANSACTIONS_AT_ONCE, LINE_TRANSACTIONS_WAITING);
-
   constructor(
     @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
     @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
@@ -137,14 +123,9 @@ export class OrdersService {
     this.metrics.orderCancelled();
   }
 
-  /** A unit of work on the inventory line of `petId`, taking its turn (see `LINE_TRANSACTIONS_AT_ONCE`). */
-  private async onLine<T>(petId: number, work: (tx: Transaction) => Promise<T>): Promise<T> {
-    try {
-      return await this.lines.run(petId, () => this.uow.run(work));
-    } catch (error) {
-      if (error instanceof KeyQueueFullError) throw new OverloadedError(`too many orders wait for pet ${petId}`);
-      throw error;
-    }
+  /** A unit of work that locks the inventory line of `petId` first: it takes its turn on the line. */
+  private onLine<T>(petId: number, work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.uow.run(work, inventoryLineTurns(petId));
   }
 
   /**
