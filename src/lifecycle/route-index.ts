@@ -112,16 +112,14 @@ export function indexRouteRuns(router: IndexableRouter): void {
   for (let start = 0; start < stack.length;) {
     let end = start;
     while (end < stack.length && stack[end].route) end++;
-    if (end - start >= 2) {
-      // A middleware layer matching every path, made by the router itself, then moved here.
-      router.use(indexedRoutes(stack.slice(start, end)));
-      const layer = stack.pop() as IndexableLayer;
-      indexed.push(layer);
-      start = end;
-    } else {
-      indexed.push(...stack.slice(start, Math.max(end, start + 1)));
-      start = Math.max(end, start + 1);
+    if (end - start < 2) {
+      indexed.push(stack[start++]);
+      continue;
     }
+    // The router makes the layer (a middleware matching every path); it is moved from its end to here.
+    router.use(indexedRoutes(stack.slice(start, end)));
+    indexed.push(stack.pop() as IndexableLayer);
+    start = end;
   }
   router.stack = indexed;
 }

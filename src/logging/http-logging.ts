@@ -8,24 +8,16 @@ import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
 import { serializeRequest } from './log-serializers.js';
-import { LOG_DESTINATION, type RequestLineWriter, requestInfoLineWriter, ROOT_LOGGER } from './root-logger.js';
+import {
+  LOG_DESTINATION,
+  type RequestLineFields,
+  type RequestLineWriter,
+  requestInfoLineWriter,
+  ROOT_LOGGER,
+} from './root-logger.js';
 
 /** A request slower than this is logged at once, not with the next batch of lines. */
 export const SLOW_REQUEST_MS = 1000;
-
-/** What the request log line says about a request (besides level, time, reqId and msg). */
-export interface RequestLogFields {
-  readonly method: string;
-  /** The route template (`/pets/:petId`), or null for a path no route serves. */
-  readonly route: string | null;
-  readonly status: number;
-  readonly durationMs: number;
-  /** The id of the API key that sent the request, when it sent a valid one; never the key. */
-  readonly apiKeyId?: number;
-  /** The Error code of a failure (`RATE_LIMIT_EXCEEDED`, …), as recorded by the exception filter. */
-  readonly code?: string;
-  readonly req: Request;
-}
 
 /** Told of every response once its connection is done with it: the request's route template and duration. */
 export type ResponseObserver = (req: Request, res: Response, route: string | undefined, durationMs: number) => void;
@@ -110,31 +102,22 @@ export class HttpLogging {
    */
   private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
     const errorCode: unknown = res.locals.errorCode;
-    const code = typeof errorCode === 'string' ? errorCode : undefined;
-    const apiKeyId = (req as AuthenticatedRequest).apiKey?.id;
-    const failed = res.statusCode >= 500 || !res.writableFinished;
-    if (!failed && durationMs < SLOW_REQUEST_MS) {
-      const fields = { reqId: req.id as string, method: req.method, route: route ?? null, status: res.statusCode };
-      this.writeInfoLine(
-        { ...fields, durationMs, apiKeyId, code, req: serializeRequest(req) },
-        summary(req, res, route),
-      );
-      return;
-    }
-    const line: RequestLogFields & { reqId: unknown } = {
-      reqId: req.id,
+    // Optional fields left undefined are not written, by pino nor by the routine line's writer.
+    const line: RequestLineFields<Request> = {
+      reqId: req.id as string,
       method: req.method,
       route: route ?? null,
       status: res.statusCode,
       durationMs,
-      ...(apiKeyId !== undefined ? { apiKeyId } : {}),
-      ...(code !== undefined ? { code } : {}),
+      apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
+      code: typeof errorCode === 'string' ? errorCode : undefined,
       req,
     };
-    if (failed) this.root.error(line, summary(req, res, route));
-    else {
-      this.root.info(line, summary(req, res, route));
+    const msg = summary(req, res, route);
+    if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, msg);
+    else if (durationMs >= SLOW_REQUEST_MS) {
+      this.root.info(line, msg);
       this.root.flush();
-    }
+    } else this.writeInfoLine({ ...line, req: serializeRequest(req) }, msg);
   }
 }

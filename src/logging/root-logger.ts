@@ -92,17 +92,23 @@ export function createRootLogger(level: LogLevel, destination: DestinationStream
   );
 }
 
-/** The fields of a request's routine line, in the order they are written (see `HttpLogging`). */
-export interface RequestLineFields {
+/**
+ * What the log line of a request says about it (besides level, time and msg), in
+ * the order written; `req` is the request itself for pino's serializer, or
+ * serialized already (`serializeRequest`, plain JSON) for `requestInfoLineWriter`.
+ */
+export interface RequestLineFields<Req = object> {
   readonly reqId: string;
   readonly method: string;
+  /** The route template (`/pets/:petId`), or null for a path no route serves. */
   readonly route: string | null;
   readonly status: number;
   readonly durationMs: number;
+  /** The id of the API key that sent the request, when it sent a valid one; never the key. */
   readonly apiKeyId?: number;
+  /** The Error code of a failure (`RATE_LIMIT_EXCEEDED`, …), as recorded by the exception filter. */
   readonly code?: string;
-  /** Serialized already (`serializeRequest`): plain JSON. */
-  readonly req: object;
+  readonly req: Req;
 }
 
 /** Writes one routine line of a request: `fields` and `msg`. */

@@ -20,8 +20,6 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
   readonly kind = 'memory';
   private readonly clients = new Map<string, ClientCounters>();
   private longestMs = 0;
-  /** The request `longestMs` last took into account: the limiter reuses a few, so most hits skip `track`. */
-  private lastRequest: HitRequest | null = null;
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -38,7 +36,8 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
       this.clients.set(client, state);
       this.startSweeping();
     }
-    if (request !== this.lastRequest) this.track(request);
+    for (const rule of request.windows) if (rule.durationMs > this.longestMs) this.longestMs = rule.durationMs;
+    if (request.ban && request.ban.durationMs > this.longestMs) this.longestMs = request.ban.durationMs;
     return applyHit(state, request, this.now());
   }
 
@@ -76,13 +75,6 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
     this.clients.clear();
-  }
-
-  /** Keeps `longestMs` at least as long as any window or ban of `request`, for `sweep`. */
-  private track(request: HitRequest): void {
-    for (const rule of request.windows) if (rule.durationMs > this.longestMs) this.longestMs = rule.durationMs;
-    if (request.ban && request.ban.durationMs > this.longestMs) this.longestMs = request.ban.durationMs;
-    this.lastRequest = request;
   }
 
   private startSweeping(): void {
