@@ -1,6 +1,5 @@
 import { OverloadedError } from '@petstore/errors';
 import pg from 'pg';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 /** pg-pool's error when a request waited `connectionTimeoutMillis` for a busy pool (not when opening a connection). */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
@@ -59,33 +58,37 @@ export class AdmissionPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
-    // A connection free for this request (beyond those the waiting ones will take) opens nothing and
-    // waits for nothing: the pool's own path, without the promises of the retry loop.
-    if (callback && this.idleCount > this.waitingCount && !this.ending) {
-      return super.connect((error, client, done) => callback(error && translate(error), client, done));
+    if (!callback) {
+      return new Promise((resolve, reject) =>
+        this.connect((error, client) => (error ? reject(error) : resolve(client as pg.PoolClient))),
+      );
     }
-    const admitted =
-      this.waitingCount >= this.maxWaiting && this.idleCount === 0
-        ? Promise.reject(new OverloadedError(`${this.waitingCount} requests already wait for a database connection`))
-        : this.connectWithin(Date.now() + this.waitBudgetMs);
-    if (!callback) return admitted;
-    admitted.then(
-      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
-      (error: Error) => callback(error, undefined, () => undefined),
-    );
+    if (this.waitingCount >= this.maxWaiting && this.idleCount === 0) {
+      const shed = new OverloadedError(`${this.waitingCount} requests already wait for a database connection`);
+      process.nextTick(() => callback(shed, undefined, () => undefined));
+      return;
+    }
+    this.connectWithin(Date.now() + this.waitBudgetMs, 0, callback);
   }
 
-  private async connectWithin(deadline: number): Promise<pg.PoolClient> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await super.connect();
-      } catch (error) {
-        const failure = translate(error as Error);
-        const retry = isOpenTimeout(failure) && attempt < OPEN_RETRIES && this.totalCount > 0 && !this.ending;
-        if (!retry || Date.now() >= deadline) throw failure;
-        await sleep(25 << attempt);
-      }
-    }
+  /**
+   * pg-pool's own callback path (every query and transaction comes here, most of
+   * them while others wait for a connection): no promise between the pool handing
+   * over a connection and its user, and none on the way back.
+   */
+  private connectWithin(deadline: number, attempt: number, callback: ConnectCallback): void {
+    super.connect((error, client, done) => {
+      if (!error) return callback(undefined, client, done);
+      const failure = translate(error);
+      const retry =
+        isOpenTimeout(failure) &&
+        attempt < OPEN_RETRIES &&
+        this.totalCount > 0 &&
+        !this.ending &&
+        Date.now() < deadline;
+      if (!retry) return callback(failure, undefined, () => undefined);
+      setTimeout(() => this.connectWithin(deadline, attempt + 1, callback), 25 << attempt);
+    });
   }
 
   /** Opens connections up to `min` (each checked out and given back at once); failures wait for the next try. */
