@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { NestApplicationOptions } from '@nestjs/common';
+import { type NestApplicationOptions, StreamableFile } from '@nestjs/common';
+import type { Response } from 'express';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { replyJson } from './json-reply.js';
 import { indexRouteRuns } from './route-index.js';
 import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
 
@@ -21,6 +23,9 @@ import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './serve
  * can serve it instead of every layer registered before them (the busiest routes
  * came after ~25 others). Nest's request/response hook layer is left out: no
  * hook is set, and every request would pass it.
+ *
+ * Replies: a handler's object result is sent by `replyJson` (what `res.json`
+ * does for it, without Express's general-purpose steps); anything else as Nest does.
  */
 type NotFoundArguments = Parameters<ExpressAdapter['setNotFoundHandler']>;
 
@@ -37,6 +42,15 @@ export class EdgeExpressAdapter extends ExpressAdapter {
 
   override setOnResponseHook(): never {
     throw new Error('EdgeExpressAdapter does not support response hooks (use a middleware)');
+  }
+
+  override reply(response: unknown, body: unknown, statusCode?: number): unknown {
+    if (typeof body === 'object' && body !== null && !(body instanceof StreamableFile) && !(body instanceof Error)) {
+      const res = response as Response;
+      if (statusCode !== undefined && statusCode !== null) res.status(statusCode);
+      if (replyJson(res, body)) return res;
+    }
+    return super.reply(response, body, statusCode);
   }
 
   /** Nest sets its not-found handler once every route is registered: the routes are indexed then. */

@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+type EtagFn = (body: string, encoding: BufferEncoding) => string | undefined;
+
+/**
+ * Sends a handler's object result as Express's `res.json` followed by `res.send`
+ * would: `Content-Type: application/json; charset=utf-8`, `Content-Length`, the
+ * app's ETag (its `etag fn` setting), 304 for a fresh conditional GET or HEAD,
+ * no body for HEAD. Every JSON answer of a route takes this path, so it leaves out
+ * what Express does for any kind of body: charset parsing of a type it has just
+ * set, a copy of the body into a Buffer to hash it, the freshness check of a
+ * request with no conditional header (never fresh), and the setters' lookups.
+ *
+ * Returns false, having done nothing, when the case is not that plain (a
+ * Content-Type or ETag set by the handler, JSON settings on the app, a status
+ * without a body, a value `JSON.stringify` does not serialize): Express answers it.
+ */
+export function replyJson(res: Response, body: object): boolean {
+  const req: Request = res.req;
+  const app = req.app;
+  if (
+    res.statusCode === 204 ||
+    res.statusCode === 205 ||
+    res.statusCode === 304 ||
+    res.getHeader('content-type') !== undefined ||
+    res.getHeader('etag') !== undefined ||
+    res.getHeader('transfer-encoding') !== undefined ||
+    app.get('json replacer') !== undefined ||
+    app.get('json spaces') !== undefined ||
+    app.get('json escape')
+  ) {
+    return false;
+  }
+  const text = JSON.stringify(body) as string | undefined;
+  if (text === undefined) return false;
+  res.setHeader('Content-Type', JSON_UTF8);
+  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  const etagFn = app.get('etag fn') as EtagFn | undefined;
+  const etag = typeof etagFn === 'function' ? etagFn(text, 'utf8') : undefined;
+  if (etag) res.setHeader('ETag', etag);
+  // Express's `req.fresh` is false without If-None-Match or If-Modified-Since: only asked when one is there.
+  if ((req.headers['if-none-match'] || req.headers['if-modified-since']) && req.fresh) {
+    res.statusCode = 304;
+    res.removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.end();
+  } else if (req.method === 'HEAD') {
+    res.end();
+  } else {
+    res.end(text, 'utf8');
+  }
+  return true;
+}
