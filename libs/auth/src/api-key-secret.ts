@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const PREFIX = 'psk_';
 /** Characters of the key kept in clear to recognise it in listings. */
@@ -9,9 +9,9 @@ export function generateApiKeySecret(): string {
   return PREFIX + randomBytes(32).toString('base64url');
 }
 
-/** SHA-256 hex of the key: the only form the service stores. */
+/** SHA-256 hex of the key: the only form the service stores. One-shot: every request with a key hashes it. */
 export function hashApiKeySecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function visiblePrefix(secret: string): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ValidationFailedError } from '@petstore/errors';
 import type { IdempotencyToken } from '../application/orders.service.js';
 
@@ -20,5 +20,5 @@ export function idempotencyToken(header: string | undefined, body: unknown): Ide
   if (!VALID_KEY.test(header)) {
     throw new ValidationFailedError(['Idempotency-Key must be 1 to 255 visible ASCII characters']);
   }
-  return { key: header, requestHash: createHash('sha256').update(canonical(body)).digest('hex') };
+  return { key: header, requestHash: hash('sha256', canonical(body), 'hex') };
 }
