@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import PinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config/app.config.js';
 import { serializeError, serializeRequest } from './log-serializers.js';
 import { redactText } from './redaction.js';
@@ -26,7 +27,9 @@ const BATCH_MS = 250;
  */
 export function defaultLogDestination(): DestinationStream {
   if (process.stdout.isTTY) {
-    return PinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+    // Loaded only for a terminal: its ~40 files (and its dependencies') are no part of a server's start.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+    return pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
   }
   const destination = pino.destination({
     dest: 1,
