@@ -12,6 +12,8 @@
 // one non-ASCII character makes it keep all of it at two bytes per character.
 // Together: 8.9 MB kept as 17.8 MB → 6 MB kept as 6 MB.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 const OUTFILE = 'dist/petstore.mjs';
@@ -24,8 +26,57 @@ const EXTERNAL = [
   '@nestjs/microservices',
   '@nestjs/websockets',
   '@fastify/static',
-  'class-transformer/storage',
 ];
+
+/**
+ * Two of Nest's ES modules load packages through a `require` of their own
+ * (`createRequire(import.meta.url)`), which esbuild does not follow: at run time
+ * they loaded second copies of typeorm, class-validator (with validator and
+ * libphonenumber-js) and class-transformer from node_modules, some 700 CommonJS
+ * files at every start, and mapped-types then read a class-transformer metadata
+ * storage other than the one the bundled decorators fill. Their `require` is given
+ * the bundled modules instead (by file, then by the ids each asks for); an id not
+ * listed fails as a missing module would, which both files handle.
+ */
+const BUNDLED_REQUIRES = {
+  '@nestjs/mapped-types/dist/type-helpers.utils.js': {
+    'class-validator': 'class-validator',
+    'class-transformer': 'class-transformer',
+    'class-transformer/cjs/storage': 'class-transformer/cjs/storage.js',
+    'class-transformer/storage': 'class-transformer/cjs/storage.js',
+  },
+  '@nestjs/typeorm/dist/common/typeorm-compat.js': { typeorm: 'typeorm' },
+};
+const OWN_REQUIRE = 'const require = createRequire(import.meta.url);';
+
+const bundledRequires = {
+  name: 'bundled-requires',
+  setup(pluginBuild) {
+    pluginBuild.onLoad(
+      { filter: /[\\/]node_modules[\\/]@nestjs[\\/](mapped-types|typeorm)[\\/]dist[\\/]/ },
+      async (args) => {
+        const path = args.path.replaceAll('\\', '/');
+        const file = Object.keys(BUNDLED_REQUIRES).find((suffix) => path.endsWith(`/node_modules/${suffix}`));
+        if (!file) return undefined;
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(OWN_REQUIRE))
+          throw new Error(`${file} no longer reads "${OWN_REQUIRE}": review BUNDLED_REQUIRES`);
+        const ids = Object.entries(BUNDLED_REQUIRES[file]);
+        const imports = ids.map(([, target], i) => `import * as __bundled${i} from '${target}';`).join('\n');
+        const table = `const __bundled = { ${ids.map(([id], i) => `${JSON.stringify(id)}: __bundled${i}`).join(', ')} };`;
+        const lookup = `const require = (id) => {
+  if (Object.hasOwn(__bundled, id)) return __bundled[id];
+  throw Object.assign(new Error(\`Cannot find module '\${id}'\`), { code: 'MODULE_NOT_FOUND' });
+};`;
+        return {
+          contents: `${imports}\n${source.replace(OWN_REQUIRE, `${table}\n${lookup}`)}`,
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        };
+      },
+    );
+  },
+};
 
 await build({
   entryPoints: ['dist/src/main.js'],
@@ -39,6 +90,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: EXTERNAL,
+  plugins: [bundledRequires],
   // CommonJS packages inside an ES module still call require() for Node's own modules.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
