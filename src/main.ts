@@ -10,6 +10,7 @@ import { checkStartupConfig } from './config/startup-config.js';
 import { resolveDatabaseUrl } from './database/database-url.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
+import { compactHeapSoon } from './lifecycle/compact-heap.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { createRootLogger } from './logging/root-logger.js';
 import { PlanTableService } from './rate-limits/plan-table.js';
@@ -56,6 +57,7 @@ async function bootstrap(): Promise<void> {
       exit: (code) => process.exit(code),
     });
     await app.listen(config.port);
+    compactHeapSoon();
     new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
     if (heldSignal) process.kill(process.pid, heldSignal);
   } catch (error) {
