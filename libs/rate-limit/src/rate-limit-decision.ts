@@ -131,9 +131,19 @@ export function withRouteWindow(plan: RateLimitDecision | null, route: RateLimit
  * counted. What the `RateLimit` header and `GET /rate-limit`-style reports show.
  */
 export function reportedWindows(decision: RateLimitDecision): WindowView[] {
-  if (decision.outcome !== 'banned') return [...decision.windows];
-  const banEnd = decision.binding.resetAt;
-  return decision.windows.map((w) => ({ ...w, remaining: 0, resetAt: Math.max(w.resetAt, banEnd) }));
+  const banEnd = banEndOf(decision);
+  if (banEnd === null) return [...decision.windows];
+  return decision.windows.map((w) => ({ ...w, remaining: 0, resetAt: reportedResetAt(w, banEnd) }));
+}
+
+/** When the ban of a banned decision ends (its binding window's reset); null when not banned. */
+function banEndOf(decision: RateLimitDecision): number | null {
+  return decision.outcome === 'banned' ? decision.binding.resetAt : null;
+}
+
+/** A window's reset as reported while banned: no earlier than the ban's end. */
+function reportedResetAt(w: WindowView, banEnd: number): number {
+  return Math.max(w.resetAt, banEnd);
 }
 
 /** A time (ms since the epoch) as `X-RateLimit-Reset` gives it: Unix seconds, rounded up (never early). */
@@ -146,18 +156,11 @@ export function resetSeconds(at: number): number {
  * (Unix seconds, rounded up so a client waiting until then is never early) for
  * the binding window, plus the IETF draft fields `RateLimit-Policy` and
  * `RateLimit` describing every window, and `Retry-After` on a rejection.
- * (`setRateLimitHeaders` sets the same on a response without building this object.)
+ * (`setRateLimitHeaders` sets them on a response without building this object.)
  */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  const { binding } = decision;
-  const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(binding.limit),
-    'X-RateLimit-Remaining': String(binding.remaining),
-    'X-RateLimit-Reset': String(resetSeconds(binding.resetAt)),
-    'RateLimit-Policy': policyHeader(decision.windows),
-    RateLimit: stateHeader(decision),
-  };
-  if (decision.retryAfterSeconds !== null) headers['Retry-After'] = String(decision.retryAfterSeconds);
+  const headers: Record<string, string> = {};
+  setRateLimitHeaders({ setHeader: (name, value) => (headers[name] = value) }, decision);
   return headers;
 }
 
@@ -166,10 +169,7 @@ export interface HeaderTarget {
   setHeader(name: string, value: string): unknown;
 }
 
-/**
- * Sets the headers of `rateLimitHeaders(decision)` on `res`, same names, values and
- * order, without the intermediate object (every response carries them).
- */
+/** Sets the headers of `rateLimitHeaders(decision)` on `res`, in that order (every response carries them). */
 export function setRateLimitHeaders(res: HeaderTarget, decision: RateLimitDecision): void {
   const { binding } = decision;
   res.setHeader('X-RateLimit-Limit', String(binding.limit));
@@ -187,12 +187,12 @@ export function setRateLimitHeaders(res: HeaderTarget, decision: RateLimitDecisi
  */
 function stateHeader(decision: RateLimitDecision): string {
   const { windows, now } = decision;
-  const banEnd = decision.outcome === 'banned' ? decision.binding.resetAt : null;
+  const banEnd = banEndOf(decision);
   let value = '';
   for (let i = 0; i < windows.length; i++) {
     const w = windows[i];
     const remaining = banEnd === null ? w.remaining : 0;
-    const resetAt = banEnd === null ? w.resetAt : Math.max(w.resetAt, banEnd);
+    const resetAt = banEnd === null ? w.resetAt : reportedResetAt(w, banEnd);
     value += `${i === 0 ? '' : ', '}"${w.name}";r=${remaining};t=${secondsUntil(resetAt, now)}`;
   }
   return value;
