@@ -11,6 +11,7 @@ import { resolveDatabaseUrl } from './database/database-url.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
 import { compactHeapSoon } from './lifecycle/compact-heap.js';
+import { announceStarted } from './lifecycle/started-event.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { createRootLogger } from './logging/root-logger.js';
 import { PlanTableService } from './rate-limits/plan-table.js';
@@ -58,6 +59,7 @@ async function bootstrap(): Promise<void> {
     });
     await app.listen(config.port);
     compactHeapSoon();
+    announceStarted();
     new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
     if (heldSignal) process.kill(process.pid, heldSignal);
   } catch (error) {
