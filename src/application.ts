@@ -1,0 +1,64 @@
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import { configureApp } from './app.setup.js';
+import type { AppConfig } from './config/app.config.js';
+import type { EmbeddedDatabase } from './database/embedded-postgres.js';
+import { compactHeapSoon } from './lifecycle/compact-heap.js';
+import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
+import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
+import { announceStarted } from './lifecycle/started-event.js';
+import { PlanTableService } from './rate-limits/plan-table.js';
+
+/** The signals the start-up held (main.ts) until the graceful shutdown can take them. */
+export interface HeldSignals {
+  /** Stops holding: from then on the graceful shutdown answers them. */
+  release(): void;
+  /** The first signal held, if any: raised again once the service listens. */
+  held(): NodeJS.Signals | undefined;
+}
+
+/**
+ * The Nest application on `database`, listening on `config.port`, with its
+ * graceful shutdown (which stops `database` last). A failed start closes what it
+ * opened and throws; stopping the database is then the caller's.
+ */
+export async function startApplication(
+  database: EmbeddedDatabase,
+  config: AppConfig,
+  signals: HeldSignals,
+): Promise<void> {
+  let app: NestExpressApplication | undefined;
+  try {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(), new EdgeExpressAdapter(), {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false, // a failed start stops the embedded database and exits 1 (main.ts), not abort()
+    });
+    const logger = app.get(PinoNestLogger);
+    app.useLogger(logger);
+    configureApp(app, config);
+    // In the same tick, so that no signal falls between the two handlers.
+    signals.release();
+    installGracefulShutdown(app, {
+      graceMs: config.shutdownGraceMs,
+      logger,
+      afterClose: () => database.stop(),
+      exit: (code) => process.exit(code),
+    });
+    await app.listen(config.port);
+    compactHeapSoon();
+    announceStarted();
+    new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
+    const held = signals.held();
+    if (held) process.kill(process.pid, held);
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    throw error;
+  }
+  // Re-read the plan table (it is also re-read when the file changes); counters are kept.
+  const started = app;
+  process.on('SIGHUP', () => started.get(PlanTableService).reload('SIGHUP'));
+}
