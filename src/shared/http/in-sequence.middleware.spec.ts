@@ -4,12 +4,17 @@ import { inSequence, type Middleware } from './in-sequence.middleware.js';
 const req = {} as Request;
 const res = {} as Response;
 
-/** Runs the sequence and resolves with what reached Express's `next` (undefined: plain next()). */
+/**
+ * Runs the sequence and resolves with what reached Express's `next` (undefined: plain next()).
+ * "Not called" is decided two `setImmediate` turns later: after every step the tests defer with
+ * one `setImmediate` (queued first, so run first), however busy the machine (a timer could fire
+ * before them on a loaded one).
+ */
 function run(middlewares: Middleware[]): Promise<{ called: boolean; error: unknown }> {
   return new Promise((resolve) => {
     const next = ((error?: unknown) => resolve({ called: true, error })) as NextFunction;
     inSequence(middlewares)(req, res, next);
-    setTimeout(() => resolve({ called: false, error: undefined }), 50);
+    setImmediate(() => setImmediate(() => resolve({ called: false, error: undefined })));
   });
 }
 
