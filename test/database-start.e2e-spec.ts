@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -10,6 +10,16 @@ import { startDatabase } from '../src/database/database-url.js';
  * while an embedded server is still starting, and always settles, whether the start
  * succeeds or fails; a failure surfaces only where `ready` is awaited.
  */
+async function query(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 describe('startDatabase (e2e: a real embedded PostgreSQL)', () => {
   let dir: string;
 
@@ -25,32 +35,66 @@ describe('startDatabase (e2e: a real embedded PostgreSQL)', () => {
     await expect(start.ready).resolves.toMatchObject({ url: 'postgres://somewhere/db' });
   });
 
-  it.each(['a fresh data directory (initdb)', 'the same directory again (the server alone)'])(
-    'embedded, %s: running settles while the server is still starting, and it then answers',
-    async () => {
-      const order: string[] = [];
-      const log = (line: string) => {
-        if (line.startsWith('Embedded PostgreSQL listening')) order.push('listening');
-      };
-      const start = startDatabase({ DATA_DIR: join(dir, 'data') }, log);
-      const running = start.running.then(() => order.push('running'));
-      const database = await start.ready;
-      order.push('ready');
-      await running;
+  it.each([
+    ['a fresh data directory (initdb)', true],
+    ['the same directory again (the server alone)', false],
+  ])('embedded, %s: running settles while the server is still starting, and it then answers', async (_case, fresh) => {
+    const order: string[] = [];
+    const log = (line: string) => {
+      if (line.startsWith('Embedded PostgreSQL listening')) order.push('listening');
+      if (/^(Initialising|Made)/.test(line)) order.push(line.split(' ')[0]); // templates 'off': initdb, always
+    };
+    const start = startDatabase({ DATA_DIR: join(dir, 'data'), EMBEDDED_PG_TEMPLATES: 'off' }, log);
+    const running = start.running.then(() => order.push('running'));
+    const database = await start.ready;
+    order.push('ready');
+    await running;
+    try {
+      expect(order).toEqual([...(fresh ? ['Initialising'] : []), 'running', 'listening', 'ready']);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
       try {
-        expect(order).toEqual(['running', 'listening', 'ready']);
-        const client = new pg.Client({ connectionString: database.url });
-        await client.connect();
-        try {
-          expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-        } finally {
-          await client.end();
-        }
+        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       } finally {
-        await database.stop();
+        await client.end();
       }
-    },
-  );
+    } finally {
+      await database.stop();
+    }
+  });
+
+  it('embedded, cluster templates: initdb once, then fresh directories copied from its template, each its own cluster', async () => {
+    const templates = join(dir, 'templates');
+    const env = (name: string) => ({ DATA_DIR: join(dir, name), EMBEDDED_PG_TEMPLATES: templates });
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+
+    const first = await startDatabase(env('one'), log).ready;
+    try {
+      expect(lines.filter((line) => /^(Initialising|Kept a copy|Made)/.test(line)).map((l) => l.split(' ')[0])).toEqual(
+        ['Initialising', 'Kept'],
+      );
+      await query(first.url, 'CREATE TABLE only_in_one (x int)');
+    } finally {
+      await first.stop();
+    }
+    expect(readdirSync(templates)).toHaveLength(1);
+
+    lines.length = 0;
+    const second = await startDatabase(env('two'), log).ready;
+    try {
+      expect(lines.filter((line) => /^(Initialising|Kept a copy|Made)/.test(line)).map((l) => l.split(' ')[0])).toEqual(
+        ['Made'],
+      );
+      expect(await query(second.url, "SELECT to_regclass('only_in_one') IS NULL AS absent")).toEqual([
+        { absent: true },
+      ]);
+    } finally {
+      await second.stop();
+    }
+    const again = await startDatabase(env('two'), log).ready; // its second start: its own files, its own password
+    await again.stop();
+  });
 
   it('embedded, failing: running still settles, and ready rejects where it is awaited', async () => {
     const notADirectory = join(dir, 'a-file');

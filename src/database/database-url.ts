@@ -22,7 +22,7 @@ export function startDatabase(
   }
   let ran: () => void = () => undefined;
   const running = new Promise<void>((done) => (ran = done));
-  const ready = startEmbeddedPostgres(env.DATA_DIR || './data', log, () => ran());
+  const ready = startEmbeddedPostgres(env.DATA_DIR || './data', log, () => ran(), env);
   ready.catch(() => undefined);
   return { running, ready };
 }
@@ -40,5 +40,5 @@ export async function resolveDatabaseUrl(
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<EmbeddedDatabase> {
   if (env.DATABASE_URL) return externalDatabase(env.DATABASE_URL);
-  return startEmbeddedPostgres(env.DATA_DIR || './data', log);
+  return startEmbeddedPostgres(env.DATA_DIR || './data', log, undefined, env);
 }

