@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * Fresh embedded clusters made from a copy of an earlier initdb's output instead
@@ -56,10 +59,20 @@ export function findTemplate(dir: string, key: string): ClusterTemplate | null {
   }
 }
 
-/** Copies the template's cluster into `clusterDir` (owners and modes kept: `cp -a`). */
-export function copyTemplate(template: ClusterTemplate, clusterDir: string): void {
+/**
+ * Copies the template's cluster into `clusterDir` (owners and modes kept: `cp -a`),
+ * in a process of its own: `onCopying` is told once it runs, so that the caller can
+ * work meanwhile.
+ */
+export async function copyTemplate(
+  template: ClusterTemplate,
+  clusterDir: string,
+  onCopying: () => void,
+): Promise<void> {
   mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
-  execFileSync('cp', ['-a', `${join(template.dir, CLUSTER)}/.`, `${clusterDir}/`]);
+  const copying = execFileAsync('cp', ['-a', `${join(template.dir, CLUSTER)}/.`, `${clusterDir}/`]);
+  onCopying();
+  await copying;
   chmodSync(clusterDir, 0o700); // PostgreSQL refuses a data directory others can read
 }
 

@@ -184,8 +184,8 @@ function whenWritten(file: string, since: number, done: Promise<unknown>, then: 
  * which is given the data directory. A fresh directory's cluster is copied from
  * a template when there is one (cluster-template.ts; `env` says where they are).
  * `onRunning` is called once PostgreSQL's own
- * program is at work (initdb on a fresh directory, else the server starting), or
- * the start is over: from then on, this process only waits for it.
+ * program is at work (initdb on a fresh directory, or the copy of a template, else
+ * the server starting), or the start is over: from then on, this process only waits for it.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
@@ -254,7 +254,7 @@ async function startServer(
     onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
   });
   if (template) {
-    copyTemplate(template, clusterDir);
+    await copyTemplate(template, clusterDir, onRunning);
     log(`Made embedded PostgreSQL in ${clusterDir} from the cluster template ${template.dir}`);
   }
   if (asRoot) {
