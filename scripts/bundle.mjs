@@ -85,6 +85,30 @@ const bundledRequires = {
   },
 };
 
+/**
+ * pg decides as it loads whether it runs on Cloudflare Workers, by constructing a
+ * `Response`: on Node 20 that loads Node's whole fetch implementation (undici and its
+ * WebAssembly HTTP parser), 45-60 ms of every start here, for a service that only
+ * runs on Node. The bundle answers the question instead (the build fails if pg no
+ * longer asks it this way).
+ */
+const NODE_ONLY = {
+  file: 'pg/lib/stream.js',
+  asked: '  if (isCloudflareRuntime()) {',
+  answer: '  if (false) { // Node only: see scripts/bundle.mjs (NODE_ONLY)',
+};
+
+const nodeOnly = {
+  name: 'node-only',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]node_modules[\\/]pg[\\/]lib[\\/]stream\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(NODE_ONLY.asked)) throw new Error(`${NODE_ONLY.file} changed: review NODE_ONLY`);
+      return { contents: source.replace(NODE_ONLY.asked, NODE_ONLY.answer), loader: 'js' };
+    });
+  },
+};
+
 await build({
   entryPoints: ['dist/src/main.js'],
   outfile: OUTFILE,
@@ -101,7 +125,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: EXTERNAL,
-  plugins: [bundledRequires],
+  plugins: [bundledRequires, nodeOnly],
   logLevel: 'warning',
 });
 
