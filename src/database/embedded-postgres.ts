@@ -124,13 +124,27 @@ async function stopAdopted(pid: number, stopTimeoutMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + stopTimeoutMs; isAlive(pid) && Date.now() < deadline;) await sleep(100);
 }
 
+/** The ids of `user`: from /etc/passwd when it lists the user (no process to start), else from `id`. */
 function uidOf(user: string): { uid: number; gid: number } | null {
+  const listed = readFileIfPresent('/etc/passwd')
+    ?.split('\n')
+    .map((line) => line.split(':'))
+    .find((fields) => fields[0] === user && fields.length >= 4);
+  if (listed) return { uid: Number(listed[2]), gid: Number(listed[3]) };
   try {
     const uid = Number(execFileSync('id', ['-u', user]).toString().trim());
     const gid = Number(execFileSync('id', ['-g', user]).toString().trim());
     return { uid, gid };
   } catch {
     return null;
+  }
+}
+
+function readFileIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
