@@ -18,7 +18,8 @@ export function startDatabase(
   log: (line: string) => void,
 ): DatabaseStart {
   if (env.DATABASE_URL) {
-    return { running: Promise.resolve(), ready: Promise.resolve(externalDatabase(env.DATABASE_URL)) };
+    const external: EmbeddedDatabase = { url: env.DATABASE_URL, stop: async () => undefined };
+    return { running: Promise.resolve(), ready: Promise.resolve(external) };
   }
   let ran: () => void = () => undefined;
   const running = new Promise<void>((done) => (ran = done));
@@ -27,18 +28,13 @@ export function startDatabase(
   return { running, ready };
 }
 
-function externalDatabase(url: string): EmbeddedDatabase {
-  return { url, stop: async () => undefined };
-}
-
 /**
  * `DATABASE_URL` when set; otherwise the embedded PostgreSQL under `$DATA_DIR`,
  * started now (or found already running) and stopped by the returned handle.
  */
-export async function resolveDatabaseUrl(
+export function resolveDatabaseUrl(
   env: Readonly<Record<string, string | undefined>>,
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<EmbeddedDatabase> {
-  if (env.DATABASE_URL) return externalDatabase(env.DATABASE_URL);
-  return startEmbeddedPostgres(env.DATA_DIR || './data', log, undefined, env);
+  return startDatabase(env, log).ready;
 }

@@ -204,8 +204,8 @@ function whenWritten(file: string, since: number, done: Promise<unknown>, then: 
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (line: string) => void,
-  onRunning: () => void = () => undefined,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  onRunning: () => void,
+  env: Readonly<Record<string, string | undefined>>,
 ): Promise<EmbeddedDatabase> {
   try {
     return await startServer(dataDir, log, onRunning, env);

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedPostgres } from '../../dist/src/database/embedded-postgres.js';
+import { resolveDatabaseUrl } from '../../dist/src/database/database-url.js';
 
 /**
  * E2E tests run on a real PostgreSQL: `DATABASE_URL` when set (CI: the machine's
@@ -12,7 +12,7 @@ import { startEmbeddedPostgres } from '../../dist/src/database/embedded-postgres
 export default async function globalSetup() {
   if (process.env.DATABASE_URL) return;
   const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'));
-  const db = await startEmbeddedPostgres(dir, () => undefined);
+  const db = await resolveDatabaseUrl({ ...process.env, DATA_DIR: dir }, () => undefined);
   globalThis.embeddedTestDatabase = { db, dir };
   process.env.DATABASE_URL = db.url;
 }
