@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readIfPresent } from '../shared/read-if-present.js';
 import {
   type ClusterTemplate,
   copyTemplate,
@@ -126,8 +127,9 @@ async function stopAdopted(pid: number, stopTimeoutMs = 30_000): Promise<void> {
 
 /** The ids of `user`: from /etc/passwd when it lists the user (no process to start), else from `id`. */
 function uidOf(user: string): { uid: number; gid: number } | null {
-  const listed = readFileIfPresent('/etc/passwd')
-    ?.split('\n')
+  const listed = readIfPresent('/etc/passwd')
+    ?.toString('utf8')
+    .split('\n')
     .map((line) => line.split(':'))
     .find((fields) => fields[0] === user && fields.length >= 4);
   if (listed) return { uid: Number(listed[2]), gid: Number(listed[3]) };
@@ -137,14 +139,6 @@ function uidOf(user: string): { uid: number; gid: number } | null {
     return { uid, gid };
   } catch {
     return null;
-  }
-}
-
-function readFileIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }
 

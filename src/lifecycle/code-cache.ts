@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import { readIfPresent } from '../shared/read-if-present.js';
 import { processEvents, STARTED_EVENT } from './started-event.js';
 
 /** After the service listens, and before the heap is compacted (250 ms): its bytecode is all compiled by then. */
@@ -90,14 +91,6 @@ export function writeCodeCache(script: Script, sourceHash: Buffer, cacheFile: st
   } catch {
     rmSync(partial, { force: true });
     return false;
-  }
-}
-
-function readIfPresent(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
   }
 }
 
