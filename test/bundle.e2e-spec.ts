@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { freePort, spawnService, waitUntilReady } from './support/spawn-service.mjs';
+import { startUntilReady } from './support/spawn-service.mjs';
 
 /**
  * The bundle `npm start` runs (`dist/petstore.cjs` through its launcher
@@ -25,10 +25,7 @@ function packageOf(file: string): string {
 
 describe('the bundle (dist/petstore.mjs)', () => {
   it('loads no package from node_modules but those left outside it, from start to shutdown', async () => {
-    const port = await freePort();
-    const service = spawnService({
-      name: 'the service',
-      port,
+    const service = await startUntilReady({
       entry: ENTRY,
       env: {
         NODE_OPTIONS: `--require ${REPORTER}`, // not Jest's --experimental-vm-modules
@@ -37,10 +34,6 @@ describe('the bundle (dist/petstore.mjs)', () => {
       },
     });
     try {
-      await waitUntilReady(service, async () => (await fetch(`${service.base}/health/ready`)).status === 200, {
-        attempts: 120,
-        intervalMs: 100,
-      });
       expect((await fetch(`${service.base}/docs`)).status).toBe(200);
     } finally {
       service.child.kill('SIGTERM');

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, spawnService, waitUntilReady } from './support/spawn-service.mjs';
+import { eventually } from './support/eventually.js';
+import { startUntilReady } from './support/spawn-service.mjs';
 
 /**
  * `npm start` runs dist/petstore.mjs, which runs the bundle dist/petstore.cjs with
@@ -12,11 +13,9 @@ import { freePort, spawnService, waitUntilReady } from './support/spawn-service.
  */
 const DIST = resolve('dist');
 
-async function startOnce(dir: string): Promise<void> {
-  const port = await freePort();
-  const service = spawnService({
-    name: 'the service',
-    port,
+/** Starts the copy, waits until `whileUp` is done, and stops it (SIGTERM: exit 0). */
+async function startOnce(dir: string, whileUp: () => Promise<unknown>): Promise<void> {
+  const service = await startUntilReady({
     entry: join(dir, 'petstore.mjs'),
     env: {
       NODE_OPTIONS: undefined, // not Jest's --experimental-vm-modules
@@ -25,15 +24,11 @@ async function startOnce(dir: string): Promise<void> {
     },
   });
   try {
-    await waitUntilReady(service, async () => (await fetch(`${service.base}/health/ready`)).status === 200, {
-      attempts: 120,
-      intervalMs: 100,
-    });
-    await new Promise((done) => setTimeout(done, 600)); // the cache is written 100 ms after listening
+    await whileUp();
   } finally {
     service.child.kill('SIGTERM');
-    expect(await service.exited).toEqual({ code: 0, signal: null });
   }
+  expect(await service.exited).toEqual({ code: 0, signal: null });
 }
 
 describe('the code cache of the bundle (e2e)', () => {
@@ -49,12 +44,12 @@ describe('the code cache of the bundle (e2e)', () => {
   it('is written by the first start and read, not rewritten, by the next', async () => {
     const cacheFile = join(dir, 'petstore.cjs.cache');
     expect(existsSync(cacheFile)).toBe(false);
-    await startOnce(dir);
-    expect(existsSync(cacheFile)).toBe(true);
+    await startOnce(dir, () => eventually(() => existsSync(cacheFile))); // written aside, then renamed: complete
     const written = statSync(cacheFile);
     expect(written.size).toBeGreaterThan(1_000_000); // the bytecode of the start, not only the top level
 
-    await startOnce(dir);
+    // A start that could not use the cache would rewrite it 100 ms after listening; this one is given 600 ms.
+    await startOnce(dir, () => new Promise((done) => setTimeout(done, 600)));
     expect(statSync(cacheFile).mtimeMs).toBe(written.mtimeMs);
   });
 });

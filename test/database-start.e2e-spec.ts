@@ -51,13 +51,7 @@ describe('startDatabase (e2e: a real embedded PostgreSQL)', () => {
     await running;
     try {
       expect(order).toEqual([...(fresh ? ['Initialising'] : []), 'running', 'listening', 'ready']);
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-      } finally {
-        await client.end();
-      }
+      expect(await query(database.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
     } finally {
       await database.stop();
     }

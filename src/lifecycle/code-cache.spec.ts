@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CACHE_WRITE_DELAY_MS, runBundle, writeCodeCache } from './code-cache.js';
+import { runBundle, writeCodeCache } from './code-cache.js';
 import { processEvents, STARTED_EVENT } from './started-event.js';
 
 /** A bundle that reports what its wrapper gave it. */
@@ -18,7 +18,10 @@ module.exports = {
 };
 `;
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+/** Resolves once `check` holds, asking every 10 ms (no deadline of its own: Jest's timeout is the bound). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((done) => setTimeout(done, 10));
+}
 
 describe('runBundle (the launcher: the bundle with V8 code cache)', () => {
   let dir: string;
@@ -34,10 +37,10 @@ describe('runBundle (the launcher: the bundle with V8 code cache)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const started = async () => {
-    processEvents.emit(STARTED_EVENT);
-    await sleep(CACHE_WRITE_DELAY_MS + 100);
-  };
+  const started = () => processEvents.emit(STARTED_EVENT);
+  /** Whether the cache file is there and records `sourceHash` (the source it was made from). */
+  const cachedFor = (run: { cacheFile: string; sourceHash: Buffer }) =>
+    existsSync(run.cacheFile) && readFileSync(run.cacheFile).subarray(0, 32).equals(run.sourceHash);
 
   it('runs the bundle as strict CommonJS with its file, URL, require and import()', async () => {
     const run = runBundle(file, (specifier) => import(specifier));
@@ -56,26 +59,27 @@ describe('runBundle (the launcher: the bundle with V8 code cache)', () => {
   it('writes the cache once the service has started, and the next run uses it without writing again', async () => {
     const first = runBundle(file, (specifier) => import(specifier));
     expect(first.cache).toBe('absent');
-    expect(existsSync(first.cacheFile)).toBe(false); // not before the start is done
-    await started();
-    expect(existsSync(first.cacheFile)).toBe(true);
-    const written = statSync(first.cacheFile).mtimeMs;
+    expect(processEvents.listenerCount(STARTED_EVENT)).toBe(1); // the writer waits for the start
+    expect(existsSync(first.cacheFile)).toBe(false);
+    started();
+    await until(() => cachedFor(first));
 
     const second = runBundle(file, (specifier) => import(specifier));
     expect(second.cache).toBe('used');
     expect((second.exports as Record<string, unknown>).work).toBe(2450);
-    await started();
-    expect(statSync(second.cacheFile).mtimeMs).toBe(written);
+    expect(processEvents.listenerCount(STARTED_EVENT)).toBe(0); // nothing will write it again
   });
 
   it('compiles afresh when the cache belongs to another build (even of the same length), and replaces it', async () => {
-    runBundle(file, (specifier) => import(specifier));
-    await started();
+    const first = runBundle(file, (specifier) => import(specifier));
+    started();
+    await until(() => cachedFor(first));
     writeFileSync(file, BUNDLE.replace('i * 2', 'i * 3'));
     const changed = runBundle(file, (specifier) => import(specifier));
     expect(changed.cache).toBe('rejected');
     expect((changed.exports as Record<string, unknown>).work).toBe(3675);
-    await started();
+    started();
+    await until(() => cachedFor(changed));
     expect(runBundle(file, (specifier) => import(specifier)).cache).toBe('used');
   });
 

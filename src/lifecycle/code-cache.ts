@@ -8,7 +8,7 @@ import { readIfPresent } from '../shared/read-if-present.js';
 import { processEvents, STARTED_EVENT } from './started-event.js';
 
 /** After the service listens, and before the heap is compacted (250 ms): its bytecode is all compiled by then. */
-export const CACHE_WRITE_DELAY_MS = 100;
+const CACHE_WRITE_DELAY_MS = 100;
 
 /** How a run used the code cache: read and accepted, none there, or refused (another build, Node or V8 flags). */
 export type CodeCacheUse = 'used' | 'absent' | 'rejected';

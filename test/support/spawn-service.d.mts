@@ -35,6 +35,13 @@ export declare function waitUntilReady(
   options?: { attempts?: number; intervalMs?: number },
 ): Promise<void>;
 
+/** `spawnService` on a free port, resolved once `GET /health/ready` answers 200 (killed if it never does). */
+export declare function startUntilReady(options?: {
+  readonly name?: string;
+  readonly entry?: string;
+  readonly env?: Record<string, string | undefined>;
+}): Promise<ServiceProcess>;
+
 export declare function recreateDatabase(databaseUrl: string): Promise<void>;
 
 export declare function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void>;

@@ -61,6 +61,24 @@ export async function waitUntilReady(service, isReady, { attempts = 120, interva
   throw new Error(`${service.name} did not start:\n${service.output()}`);
 }
 
+/**
+ * `spawnService` on a free port, waiting (every 100 ms, 12 s at most) until
+ * `GET /health/ready` answers 200; the process is killed if it does not get there.
+ */
+export async function startUntilReady({ name = 'the service', entry = ENTRY, env = {} } = {}) {
+  const service = spawnService({ name, port: await freePort(), entry, env });
+  try {
+    await waitUntilReady(service, async () => (await globalThis.fetch(`${service.base}/health/ready`)).status === 200, {
+      attempts: 120,
+      intervalMs: 100,
+    });
+  } catch (error) {
+    service.child.kill('SIGKILL');
+    throw error;
+  }
+  return service;
+}
+
 /** Drops and re-creates the database `databaseUrl` names (connecting to `postgres` on the same server). */
 export async function recreateDatabase(databaseUrl) {
   const url = new URL(databaseUrl);
