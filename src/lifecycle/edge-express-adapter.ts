@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type NestApplicationOptions, StreamableFile } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Express, Response } from 'express';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { expressMessageClasses } from './express-message-classes.js';
 import { replyJson } from './json-reply.js';
 import { indexRouteRuns } from './route-index.js';
 import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts.js';
@@ -23,6 +24,9 @@ import { httpServerOptions, SERVER_TIMEOUTS, type ServerTimeouts } from './serve
  * can serve it instead of every layer registered before them (the busiest routes
  * came after ~25 others). Nest's request/response hook layer is left out: no
  * hook is set, and every request would pass it.
+ *
+ * Requests and responses are built with the app's prototypes (`expressMessageClasses`),
+ * so that Express's per-request prototype change, costly in V8, changes nothing.
  *
  * Replies: a handler's object result is sent by `replyJson` (what `res.json`
  * does for it, without Express's general-purpose steps); anything else as Nest does.
@@ -66,7 +70,11 @@ export class EdgeExpressAdapter extends ExpressAdapter {
     if (unsupported.length > 0) {
       throw new Error(`EdgeExpressAdapter does not support ${unsupported.join(', ')}`);
     }
-    const server = createServer({ ...httpServerOptions(this.timeouts), requireHostHeader: false }, this.getInstance());
+    const app = this.getInstance<Express>();
+    const server = createServer(
+      { ...httpServerOptions(this.timeouts), ...expressMessageClasses(app), requireHostHeader: false },
+      app,
+    );
     // An `Expect` other than 100-continue is ignored (RFC 9110 10.1.1 allows it) rather than
     // answered with Node's bare 417: the request is served as if it had none.
     server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
