@@ -17,7 +17,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parse } from 'acorn';
-import { simple } from 'acorn-walk';
+import { ancestor } from 'acorn-walk';
 import { build } from 'esbuild';
 
 const OUTFILE = 'dist/petstore.cjs';
@@ -145,21 +145,78 @@ writeFileSync(OUTFILE, withLauncherImports(ascii));
  * launcher's `import` instead, given as `__import` by its wrapper. Found by parsing,
  * so that the text "import(" inside a string (TypeORM builds such a function with
  * `Function`) is left alone.
+ *
+ * The same pass drops `keepNames`' wrapper where it restates the name JavaScript
+ * already gives (`const onError = __name((err) => …, "onError")`, `{ getRequest:
+ * __name(() => …, "getRequest") }`): those wrappers run each time the enclosing
+ * function does (pg's query, Nest's `switchToHttp`, on every request), and each
+ * redefines a new closure's `name` (about 3 % of a request's CPU in a profile).
+ * `__name(f, "n")` becomes `(f)`, which JavaScript names "n" where it stands.
+ * Classes, and functions whose name the bundler changed, keep theirs.
  */
 function withLauncherImports(code) {
-  const starts = [];
-  simple(parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }), {
-    ImportExpression: (node) => starts.push(node.start),
+  const edits = [];
+  let unwrapped = 0;
+  ancestor(parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }), {
+    ImportExpression: (node) => {
+      if (code.slice(node.start, node.start + 6) !== 'import') throw new Error(`import() expected at ${node.start}`);
+      edits.push({ start: node.start, end: node.start + 6, text: '__import' });
+    },
+    CallExpression: (node, _state, ancestors) => {
+      if (!restatesInferredName(node, ancestors[ancestors.length - 2])) return;
+      // `__name(f, "n")` becomes `(f)`: the call's parentheses stay, as grouping (a function that
+      // was parenthesized keeps its own), and a parenthesized function is named as a bare one.
+      const [fn, given] = node.arguments;
+      const comma = code.lastIndexOf(',', given.start);
+      if (comma < fn.end) throw new Error(`__name call without a comma at ${node.start}`);
+      edits.push({ start: node.start, end: node.callee.end, text: '' }, { start: comma, end: given.end, text: '' });
+      unwrapped += 1;
+    },
   });
-  if (starts.length === 0) throw new Error('no import() in the bundle: review withLauncherImports');
+  if (!edits.some((edit) => edit.text === '__import'))
+    throw new Error('no import() in the bundle: review withLauncherImports');
+  if (unwrapped === 0) throw new Error('no __name wrapper restating a name: review restatesInferredName');
   let out = '';
   let from = 0;
-  for (const start of starts.sort((a, b) => a - b)) {
-    if (code.slice(start, start + 6) !== 'import') throw new Error(`import() expected at ${start}`);
-    out += `${code.slice(from, start)}__import`;
-    from = start + 6;
+  for (const edit of edits.sort((a, b) => a.start - b.start)) {
+    out += code.slice(from, edit.start) + edit.text;
+    from = edit.end;
   }
-  return out + code.slice(from);
+  out += code.slice(from);
+  parse(out, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }); // still JavaScript
+  return out;
+}
+
+/** `__name(<function>, "n")` where the function would be named "n" anyway, by where it stands. */
+function restatesInferredName(call, parent) {
+  if (call.callee.type !== 'Identifier' || call.callee.name !== '__name' || call.arguments.length !== 2) return false;
+  const [fn, given] = call.arguments;
+  if (given.type !== 'Literal' || typeof given.value !== 'string') return false;
+  const anonymous = fn.type === 'ArrowFunctionExpression' || (fn.type === 'FunctionExpression' && fn.id === null);
+  if (!anonymous) return fn.type === 'FunctionExpression' && fn.id.name === given.value;
+  const keyName = (key) => (key.type === 'Identifier' ? key.name : key.type === 'Literal' ? String(key.value) : null);
+  switch (parent?.type) {
+    case 'VariableDeclarator':
+      return parent.init === call && parent.id.type === 'Identifier' && parent.id.name === given.value;
+    case 'AssignmentExpression':
+      return (
+        parent.right === call &&
+        parent.operator === '=' &&
+        parent.left.type === 'Identifier' &&
+        parent.left.name === given.value
+      );
+    case 'Property':
+    case 'PropertyDefinition':
+      return (
+        parent.value === call &&
+        !parent.computed &&
+        parent.kind !== 'get' &&
+        parent.kind !== 'set' &&
+        keyName(parent.key) === given.value
+      );
+    default:
+      return false;
+  }
 }
 
 // The launcher `npm start` runs: Node's modules only (src/launcher.ts).
