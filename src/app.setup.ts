@@ -4,7 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { ApiError } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { Server } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app.config.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
@@ -36,6 +36,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);
+  logging.giveRequestLoggers((app.getHttpAdapter().getInstance() as Express).request);
   app.use(
     inSequence([
       logging.middleware,

@@ -16,6 +16,8 @@ import {
   ROOT_LOGGER,
 } from './root-logger.js';
 
+const REQUEST_LOGGER = Symbol('requestLogger');
+
 /** A request slower than this is logged at once, not with the next batch of lines. */
 export const SLOW_REQUEST_MS = 1000;
 
@@ -35,14 +37,14 @@ function requestId(req: Request, res: Response): string {
 
 /**
  * The request logger, mounted first by `configureApp`. Per request it assigns the
- * request id (`X-Request-Id`: kept when valid, else generated), gives the request a
- * `req.log` bound to the id (made on first use: the exception filter logs a 5xx
- * detail through it), and writes one line when the response ends (or the
+ * request id (`X-Request-Id`: kept when valid, else generated) and writes one line when the response ends (or the
  * connection is lost first): method, route template, status, duration, API key id,
  * error code. 5xx lines (and requests whose connection closed before the response
  * ended) are at level error. No credential the client sent is logged (see
  * `createRootLogger`). The same one listener tells the `ResponseObserver`s (the
  * duration metric), so that a request costs one listener and one route lookup.
+ * `giveRequestLoggers` gives requests a `req.log` bound to the id (the exception
+ * filter logs a 5xx detail through it).
  *
  * At debug level (or below), every line logged through Nest's `Logger` during the
  * request also carries `reqId`: the request runs in a logging context. Above it no
@@ -70,8 +72,6 @@ export class HttpLogging {
       req.id = id;
       // `on`, not `once`: a response closes once, and `once` wraps every listener in a closure of its own.
       res.on('close', () => this.closed(req, res, performance.now() - started));
-      // Made only when used (a 5xx detail): the root's child, so the root's serializers redact it.
-      Object.defineProperty(req, 'log', { configurable: true, get: () => this.requestLogger(req, id) });
       if (bindContext) context.runInContext(next, { bindings: { reqId: id } });
       else next();
     };
@@ -82,10 +82,24 @@ export class HttpLogging {
     this.observers.push(observer);
   }
 
-  private requestLogger(req: Request, id: string): Logger {
-    const log = this.root.child({ reqId: id });
-    Object.defineProperty(req, 'log', { configurable: true, value: log });
-    return log;
+  /**
+   * Gives the requests of an Express app (its `request` prototype) their `req.log`: the
+   * root's child bound to the request id (so the root's serializers redact it), made
+   * on first use (a 5xx detail) and then kept. A getter on the prototype, not on each
+   * request: a getter of its own (a closure per request) turns every request object
+   * into a dictionary, every property read on it a hash lookup.
+   */
+  giveRequestLoggers(requestPrototype: object): void {
+    const root = this.root;
+    Object.defineProperty(requestPrototype, 'log', {
+      configurable: true,
+      get(this: Request & { [REQUEST_LOGGER]?: Logger }): Logger {
+        if (this[REQUEST_LOGGER]) return this[REQUEST_LOGGER];
+        if (typeof this.id !== 'string') return root; // not through the middleware: no id to bind
+        this[REQUEST_LOGGER] = root.child({ reqId: this.id });
+        return this[REQUEST_LOGGER];
+      },
+    });
   }
 
   private closed(req: Request, res: Response, durationMs: number): void {
