@@ -151,7 +151,8 @@ writeFileSync(OUTFILE, withLauncherImports(ascii));
  * __name(() => …, "getRequest") }`): those wrappers run each time the enclosing
  * function does (pg's query, Nest's `switchToHttp`, on every request), and each
  * redefines a new closure's `name` (about 3 % of a request's CPU in a profile).
- * `__name(f, "n")` becomes `(f)`, which JavaScript names "n" where it stands.
+ * `__name(f, "n")` becomes `(f)`, which JavaScript names "n" where it stands; and
+ * `__name(next, "next")` of a function declared beside it, `0`.
  * Classes, and functions whose name the bundler changed, keep theirs.
  */
 function withLauncherImports(code) {
@@ -163,6 +164,11 @@ function withLauncherImports(code) {
       edits.push({ start: node.start, end: node.start + 6, text: '__import' });
     },
     CallExpression: (node, _state, ancestors) => {
+      if (namesOwnDeclaration(node, ancestors)) {
+        edits.push({ start: node.start, end: node.end, text: '0' }); // its value was not used
+        unwrapped += 1;
+        return;
+      }
       if (!restatesInferredName(node, ancestors[ancestors.length - 2])) return;
       // `__name(f, "n")` becomes `(f)`: the call's parentheses stay, as grouping (a function that
       // was parenthesized keeps its own), and a parenthesized function is named as a bare one.
@@ -185,6 +191,24 @@ function withLauncherImports(code) {
   out += code.slice(from);
   parse(out, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }); // still JavaScript
   return out;
+}
+
+/**
+ * `__name(next, "next");` (or `…, next()` with its value unused) where `next` is a function
+ * declared in the same body as `function next(…)`: its name already. A function's inner
+ * helpers get one each, run at every call (Express's router: twice per request).
+ */
+function namesOwnDeclaration(call, ancestors) {
+  if (call.callee.type !== 'Identifier' || call.callee.name !== '__name' || call.arguments.length !== 2) return false;
+  const [target, given] = call.arguments;
+  if (target.type !== 'Identifier' || given.type !== 'Literal' || given.value !== target.name) return false;
+  const parent = ancestors[ancestors.length - 2];
+  const valueUnused =
+    parent.type === 'ExpressionStatement' ||
+    (parent.type === 'SequenceExpression' && parent.expressions.at(-1) !== call);
+  if (!valueUnused) return false;
+  const body = ancestors.findLast((node) => node.type === 'BlockStatement' || node.type === 'Program');
+  return body.body.some((statement) => statement.type === 'FunctionDeclaration' && statement.id.name === target.name);
 }
 
 /** `__name(<function>, "n")` where the function would be named "n" anyway, by where it stands. */
