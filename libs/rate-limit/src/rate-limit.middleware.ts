@@ -34,7 +34,7 @@ export class RateLimitMiddleware {
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
     const requested = req.path; // a getter (parses the URL): read once
     const path = requested.length > 1 && requested.endsWith('/') ? requested.slice(0, -1) : requested;
-    const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req) ?? null);
+    const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req, requested) ?? null);
     const client = this.options.identify(req);
     if (!(client instanceof Promise)) {
       // Identified at once (a cached key, or none): with counters in this process, no async step at all.

@@ -88,13 +88,18 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
    * Whether the request goes to a route exempt from the plan, and for whom (the
    * first route that matches, as Express picks); null when it is counted.
    */
-  exemption(req: Request): PlanExemption | null {
+  exemption(req: Request, path: string = req.path): PlanExemption | null {
+    // Loops rather than find/slice/some over a closure: every request asks.
     if (this.exemptIndexes.length === 0) return null;
     const method = req.method.toLowerCase();
-    const matches = (layer: RouteLayer) => serves(layer, method) && safeMatch(layer, req.path);
-    const first = this.exemptIndexes.find(([i]) => matches(this.routeLayers[i]));
-    if (first === undefined) return null;
-    return this.routeLayers.slice(0, first[0]).some(matches) ? null : first[1];
+    for (const [index, exemption] of this.exemptIndexes) {
+      if (!matches(this.routeLayers[index], method, path)) continue;
+      for (let before = 0; before < index; before += 1) {
+        if (matches(this.routeLayers[before], method, path)) return null;
+      }
+      return exemption;
+    }
+    return null;
   }
 
   private read(method: Handler, controller: Handler, names: Set<string>): void {
@@ -119,6 +124,10 @@ function exemptionOf(handle: unknown): PlanExemption | null {
   if (typeof handle !== 'function') return null;
   const exemption: unknown = Reflect.getMetadata(PLAN_EXEMPT, handle);
   return exemption === 'all' || exemption === 'identified' ? exemption : null;
+}
+
+function matches(layer: RouteLayer, method: string, path: string): boolean {
+  return serves(layer, method) && safeMatch(layer, path);
 }
 
 function serves(layer: RouteLayer, method: string): boolean {
