@@ -137,7 +137,7 @@ await build({
  */
 const source = readFileSync(OUTFILE, 'utf8');
 const ascii = source.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-writeFileSync(OUTFILE, withLauncherImports(ascii));
+writeFileSync(OUTFILE, rewriteForLauncher(ascii));
 
 /**
  * A script compiled by `vm` has no module loader: each `import(…)` expression of
@@ -155,7 +155,7 @@ writeFileSync(OUTFILE, withLauncherImports(ascii));
  * `__name(next, "next")` of a function declared beside it, `0`.
  * Classes, and functions whose name the bundler changed, keep theirs.
  */
-function withLauncherImports(code) {
+function rewriteForLauncher(code) {
   const edits = [];
   let unwrapped = 0;
   ancestor(parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }), {
@@ -180,7 +180,7 @@ function withLauncherImports(code) {
     },
   });
   if (!edits.some((edit) => edit.text === '__import'))
-    throw new Error('no import() in the bundle: review withLauncherImports');
+    throw new Error('no import() in the bundle: review rewriteForLauncher');
   if (unwrapped === 0) throw new Error('no __name wrapper restating a name: review restatesInferredName');
   let out = '';
   let from = 0;
@@ -193,15 +193,21 @@ function withLauncherImports(code) {
   return out;
 }
 
+/** The function and the name of a `__name(<function>, "<name>")` call, or null for any other call. */
+function nameCallArguments(call) {
+  if (call.callee.type !== 'Identifier' || call.callee.name !== '__name' || call.arguments.length !== 2) return null;
+  const [fn, given] = call.arguments;
+  return given.type === 'Literal' && typeof given.value === 'string' ? [fn, given] : null;
+}
+
 /**
  * `__name(next, "next");` (or `…, next()` with its value unused) where `next` is a function
  * declared in the same body as `function next(…)`: its name already. A function's inner
  * helpers get one each, run at every call (Express's router: twice per request).
  */
 function namesOwnDeclaration(call, ancestors) {
-  if (call.callee.type !== 'Identifier' || call.callee.name !== '__name' || call.arguments.length !== 2) return false;
-  const [target, given] = call.arguments;
-  if (target.type !== 'Identifier' || given.type !== 'Literal' || given.value !== target.name) return false;
+  const [target, given] = nameCallArguments(call) ?? [];
+  if (target?.type !== 'Identifier' || given.value !== target.name) return false;
   const parent = ancestors[ancestors.length - 2];
   const valueUnused =
     parent.type === 'ExpressionStatement' ||
@@ -213,9 +219,8 @@ function namesOwnDeclaration(call, ancestors) {
 
 /** `__name(<function>, "n")` where the function would be named "n" anyway, by where it stands. */
 function restatesInferredName(call, parent) {
-  if (call.callee.type !== 'Identifier' || call.callee.name !== '__name' || call.arguments.length !== 2) return false;
-  const [fn, given] = call.arguments;
-  if (given.type !== 'Literal' || typeof given.value !== 'string') return false;
+  const [fn, given] = nameCallArguments(call) ?? [];
+  if (fn === undefined) return false;
   const anonymous = fn.type === 'ArrowFunctionExpression' || (fn.type === 'FunctionExpression' && fn.id === null);
   if (!anonymous) return fn.type === 'FunctionExpression' && fn.id.name === given.value;
   const keyName = (key) => (key.type === 'Identifier' ? key.name : key.type === 'Literal' ? String(key.value) : null);
