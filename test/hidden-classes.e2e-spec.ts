@@ -1,14 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import request from 'supertest';
 import { KEY } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
-
-// V8's own answers, through its test syntax: what the request path depends on.
-setFlagsFromString('--allow-natives-syntax');
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
-const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
+import { hasFastProperties, haveSameMap } from './support/v8-natives.js';
 
 interface Exchange {
   readonly req: IncomingMessage;

@@ -1,12 +1,8 @@
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
 import express, { type Request, type Response } from 'express';
+import { haveSameMap } from '../../test/support/v8-natives.js';
 import { expressMessageClasses } from './express-message-classes.js';
-
-// V8's own answer to "do these objects share a hidden class": what the classes are for.
-setFlagsFromString('--allow-natives-syntax');
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
 
 interface Seen {
   readonly req: Request;
