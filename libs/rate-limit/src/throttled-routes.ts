@@ -86,9 +86,10 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
 
   /**
    * Whether the request goes to a route exempt from the plan, and for whom (the
-   * first route that matches, as Express picks); null when it is counted.
+   * first route that matches, as Express picks); null when it is counted. `path`
+   * is the request's `req.path`, which the caller has read already.
    */
-  exemption(req: Request, path: string = req.path): PlanExemption | null {
+  exemption(req: Request, path: string): PlanExemption | null {
     // Loops rather than find/slice/some over a closure: every request asks.
     if (this.exemptIndexes.length === 0) return null;
     const method = req.method.toLowerCase();
