@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { declaresBody } from '../shared/http/declares-body.js';
+import { removeUnordered } from '../shared/remove-unordered.js';
 
 /**
  * What each connection has been answered, so that a refusal written straight to
@@ -14,9 +15,11 @@ import { declaresBody } from '../shared/http/declares-body.js';
  * Such an early answer also says `Connection: close`: Node would otherwise read
  * (and wait for) the rest of a body nobody wants, up to the request timeout, to
  * keep the connection alive.
+ *
+ * A connection's responses are an array (`removeUnordered`), not a Set: see there why.
  */
 export class ConnectionResponses {
-  private readonly open = new WeakMap<Socket, Set<ServerResponse>>();
+  private readonly open = new WeakMap<Socket, ServerResponse[]>();
 
   constructor(server: Server) {
     // Prepended: runs before the application sees the request.
@@ -32,14 +35,14 @@ export class ConnectionResponses {
   private track(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     let responses = this.open.get(socket);
-    if (!responses) this.open.set(socket, (responses = new Set()));
-    responses.add(res);
+    if (!responses) this.open.set(socket, (responses = []));
+    responses.push(res);
     // A request without a body is whole once its head is in: nothing to wait for nor to close on.
     const bodyless = !declaresBody(req);
     if (!bodyless) closeIfAnsweredEarly(req, res);
     const settle = () => {
-      if (bodyless || req.complete) responses.delete(res);
-      else req.once('end', () => responses.delete(res));
+      if (bodyless || req.complete) removeUnordered(responses, res);
+      else req.once('end', () => removeUnordered(responses, res));
     };
     res.once('finish', settle);
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { removeUnordered } from '../shared/remove-unordered.js';
 
 /** What a drain did, for the shutdown log (and the shutdown test). */
 export interface DrainReport {
@@ -22,7 +23,8 @@ export interface HttpDrainOptions {
 }
 
 interface ConnectionState {
-  active: number;
+  /** Its responses in progress: an array, not a Set (see `removeUnordered`). */
+  readonly responses: ServerResponse[];
   idleSince: number;
 }
 
@@ -42,7 +44,7 @@ interface ConnectionState {
  */
 export class HttpDrain {
   private readonly connections = new Map<Socket, ConnectionState>();
-  private readonly responses = new Set<ServerResponse>();
+  private inFlightCount = 0;
   private draining = false;
   private servedDuringDrain = 0;
   private cutNow: (() => void) | null = null;
@@ -51,17 +53,14 @@ export class HttpDrain {
     private readonly server: Server,
     private readonly options: HttpDrainOptions = {},
   ) {
-    server.on('connection', (socket: Socket) => {
-      this.connections.set(socket, { active: 0, idleSince: Date.now() });
-      socket.once('close', () => this.connections.delete(socket));
-    });
+    server.on('connection', (socket: Socket) => this.watch(socket));
     // Prepended: runs before the application sees the request.
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => this.track(req, res));
   }
 
   /** Requests being handled now. */
   get inFlight(): number {
-    return this.responses.size;
+    return this.inFlightCount;
   }
 
   /** Stops accepting connections and resolves once every connection is closed, or `graceMs` has passed. */
@@ -70,7 +69,9 @@ export class HttpDrain {
     const inFlightAtStart = this.inFlight;
     const connectionsAtStart = this.connections.size;
     this.draining = true;
-    for (const res of this.responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const state of this.connections.values()) {
+      for (const res of state.responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+    }
     // net.Server's close: stops listening, keeps the open connections (see the class comment).
     NetServer.prototype.close.call(this.server, () => undefined);
 
@@ -92,7 +93,7 @@ export class HttpDrain {
       const check = () => {
         const now = Date.now();
         for (const [socket, state] of this.connections) {
-          if (state.active === 0 && now - state.idleSince >= idleCloseMs) socket.destroy();
+          if (state.responses.length === 0 && now - state.idleSince >= idleCloseMs) socket.destroy();
         }
         if (this.connections.size === 0) finish();
         else if (now - started >= graceMs) cutAll();
@@ -115,20 +116,25 @@ export class HttpDrain {
     this.cutNow?.();
   }
 
+  private watch(socket: Socket): ConnectionState {
+    const state: ConnectionState = { responses: [], idleSince: Date.now() };
+    this.connections.set(socket, state);
+    socket.once('close', () => this.connections.delete(socket));
+    return state;
+  }
+
   private track(req: IncomingMessage, res: ServerResponse): void {
-    const state = this.connections.get(req.socket);
-    if (state) state.active++;
-    this.responses.add(res);
+    const state = this.connections.get(req.socket) ?? this.watch(req.socket);
+    state.responses.push(res);
+    this.inFlightCount++;
     if (this.draining) {
       this.servedDuringDrain++;
       res.setHeader('Connection', 'close');
     }
     res.once('close', () => {
-      this.responses.delete(res);
-      if (state) {
-        state.active--;
-        state.idleSince = Date.now();
-      }
+      removeUnordered(state.responses, res);
+      this.inFlightCount--;
+      state.idleSince = Date.now();
     });
   }
 }
