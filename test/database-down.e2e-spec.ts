@@ -126,6 +126,24 @@ describe('database unavailable (e2e)', () => {
       await timed(api().get('/categories').set(KEY, key)).expect(200);
     });
 
+    it('answers 503 when the server stops answering on the open connections, and serves again once it is back', async () => {
+      await timed(api().get('/categories').set(KEY, key)).expect(200); // connections open and idle
+      proxy.stall();
+      try {
+        const started = Date.now();
+        const res = await timed(api().get(`/categories/${categoryId}`).set(KEY, key));
+        const elapsed = Date.now() - started;
+        console.log(`[database-down] stalled connections: ${res.status} after ${elapsed} ms`);
+        expectError(res, 503, 'SERVICE_UNAVAILABLE');
+        expect(elapsed).toBeLessThan(ANSWER_WITHIN_MS);
+        expect(res.text).not.toMatch(/read timeout|postgres|terminated/i);
+      } finally {
+        await proxy.stop();
+        await proxy.start();
+      }
+      await timed(api().get(`/categories/${categoryId}`).set(KEY, key)).expect(200);
+    });
+
     it('survives a second outage in the middle of a burst', async () => {
       // `.then` sends each request now; supertest would otherwise wait until awaited.
       const burst = Array.from({ length: 10 }, () => timed(api().get('/categories').set(KEY, key)).then((res) => res));

@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import { AdmissionPool } from './admission-pool.js';
 import { NestTypeOrmLogger, SLOW_QUERY_MS } from './typeorm-logger.js';
+import { failUnansweredQueries } from './unanswered-queries.js';
 
 /** What a composition root hands the connection: the modules' entities (when not auto-loaded) and migrations. */
 export interface DatabaseSchema {
@@ -36,10 +37,10 @@ export interface DatabaseSchema {
  * - `CONNECT_TIMEOUT_MS`: opening one connection, bounded separately (by the
  *   client class below) and much shorter, so that an unreachable server (packets
  *   dropped, no refusal) still answers 503 within 2 s.
- * - `statement_timeout` (server side) and `query_timeout` (client side, for a
- *   server or network that stops answering on an open connection) bound every
- *   query, waits for row locks included (the 500-order burst stays far below):
- *   no request waits on the database indefinitely.
+ * - `statement_timeout` (server side) and `QUERY_TIMEOUT_MS` (client side, for a
+ *   server or network that stops answering on an open connection: see
+ *   `failUnansweredQueries`) bound every query, waits for row locks included (the
+ *   500-order burst stays far below): no request waits on the database indefinitely.
  */
 export const DATABASE_LIMITS = {
   POOL_MAX: 10,
@@ -54,12 +55,14 @@ export const DATABASE_LIMITS = {
 
 /**
  * pg's client, opening its connection within `CONNECT_TIMEOUT_MS` whatever the
- * pool's (longer) wait for a free connection. pg-pool hands its own options to
- * the client class it is given (its documented `Client` option).
+ * pool's (longer) wait for a free connection, and failing its queries once the
+ * server has left them unanswered for `QUERY_TIMEOUT_MS`. pg-pool hands its own
+ * options to the client class it is given (its documented `Client` option).
  */
-class BoundedConnectClient extends pg.Client {
+class BoundedClient extends pg.Client {
   constructor(config: pg.ClientConfig) {
     super({ ...config, connectionTimeoutMillis: DATABASE_LIMITS.CONNECT_TIMEOUT_MS });
+    failUnansweredQueries(this, DATABASE_LIMITS.QUERY_TIMEOUT_MS);
   }
 }
 
@@ -81,13 +84,12 @@ export function buildDataSourceOptions(url: string, schema: DatabaseSchema): Dat
     // pg itself, with the admission-controlled pool in place of its own.
     driver: { ...pg, Pool: AdmissionPool },
     extra: {
-      Client: BoundedConnectClient,
+      Client: BoundedClient,
       max: DATABASE_LIMITS.POOL_MAX,
       maxWaiting: DATABASE_LIMITS.POOL_MAX_WAITING,
       min: DATABASE_LIMITS.POOL_MIN_WARM,
       connectionTimeoutMillis: DATABASE_LIMITS.POOL_WAIT_MS,
       statement_timeout: DATABASE_LIMITS.STATEMENT_TIMEOUT_MS,
-      query_timeout: DATABASE_LIMITS.QUERY_TIMEOUT_MS,
       idle_in_transaction_session_timeout: DATABASE_LIMITS.IDLE_IN_TRANSACTION_TIMEOUT_MS,
       // Finds a peer that vanished without closing the connection (idle connections).
       keepAlive: true,

@@ -62,6 +62,18 @@ export class TcpProxy {
     return this.boundPort;
   }
 
+  /**
+   * Stops relaying on the live connections without closing them (a server that
+   * hangs mid-conversation); connections made from now on are accepted and left unanswered.
+   */
+  stall(): void {
+    this.relaying = false;
+    for (const socket of this.sockets) {
+      socket.unpipe();
+      socket.pause();
+    }
+  }
+
   /** Stops accepting connections and destroys every live one, in both directions. */
   async stop(): Promise<void> {
     const server = this.server;
