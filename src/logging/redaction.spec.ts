@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import fc from 'fast-check';
 import { isCredentialName, looksLikeKey, REDACTED, redactHeaders, redactText, redactUrl } from './redaction.js';
 
 const KEY = 'psk_Ab3dEf6hIj9lMn2pQr5tUv8xYz1_-bCdEfGhIjKlMnO';
@@ -168,5 +169,74 @@ describe('redactText over a whole JSON log line', () => {
   it('returns the very same string when nothing is redacted', () => {
     const line = '{"msg":"GET /pets 200","req":{"url":"/pets?limit=2&cursor=djE6Mg"}}';
     expect(redactText(line)).toBe(line);
+  });
+});
+
+/**
+ * The rules as first written (a regular expression per character, a split per
+ * query), as the oracle for the implementation's cheaper scans.
+ */
+const reference = {
+  nameChar: /[\w.%-]/,
+  valueEnd: /[\s&#"'<>\\,;]/,
+  key: /psk(?:_|%5[fF])/,
+  param(param: string): string {
+    const equals = param.indexOf('=');
+    const name = equals === -1 ? param : param.slice(0, equals);
+    if (reference.key.test(name)) return R;
+    if (equals === -1) return param;
+    return isCredentialName(name) || reference.key.test(param) ? `${name}=${R}` : param;
+  },
+  url(url: string): string {
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    const safePath = path
+      .split('/')
+      .map((segment) => (reference.key.test(segment) ? R : segment))
+      .join('/');
+    return query === -1
+      ? safePath
+      : `${safePath}?${url
+          .slice(query + 1)
+          .split('&')
+          .map(reference.param)
+          .join('&')}`;
+  },
+  text(text: string): string {
+    const keyless = text.replace(/psk(?:_|%5[fF])[\w%-]*/g, R);
+    let out = '';
+    let copied = 0;
+    for (let equals = keyless.indexOf('='); equals !== -1; equals = keyless.indexOf('=', equals + 1)) {
+      let start = equals;
+      while (start > 0 && equals - start < 100 && reference.nameChar.test(keyless[start - 1])) start--;
+      if (start === equals || !isCredentialName(keyless.slice(start, equals))) continue;
+      let end = equals + 1;
+      while (end < keyless.length && !reference.valueEnd.test(keyless[end])) end++;
+      if (end === equals + 1) continue;
+      out += `${keyless.slice(copied, equals + 1)}${R}`;
+      copied = end;
+      equals = end - 1;
+    }
+    return copied === 0 ? keyless : out + keyless.slice(copied);
+  },
+};
+
+describe('redaction, against the rules as first written', () => {
+  const pieces = fc.constantFrom(
+    ...['psk_', 'psk%5F', 'psk%5f', 'psk', 'PSK_', 'token', 'key', 'api_key', 'limit', 'id', 'pass', 'a.sig'],
+    ...['=', '&', '?', '/', '%', '-', '.', '_', ' ', '\t', '\u00a0', '\u2003', '"', "'", ',', ';', '#', '\\'],
+    ...['x', '1', 'é', '\u{1F600}', 'abc', '2026'],
+  );
+  const text = fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join(''));
+
+  it('redacts URLs and free text exactly as the rules say', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(looksLikeKey(value)).toBe(reference.key.test(value));
+        expect(redactUrl(value)).toBe(reference.url(value));
+        expect(redactText(value)).toBe(reference.text(value));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });

@@ -14,6 +14,19 @@ const CREDENTIAL_NAME =
 const NAME_CHAR = /[\w.%-]/;
 /** Characters that end a value in free text. */
 const VALUE_END = /[\s&#"'<>\\,;]/;
+/** Both as a table for ASCII (1: name character, 2: ends a value): looked up for every character scanned. */
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
+  const char = String.fromCharCode(code);
+  return (NAME_CHAR.test(char) ? 1 : 0) | (VALUE_END.test(char) ? 2 : 0);
+});
+const isNameChar = (text: string, index: number): boolean => {
+  const code = text.charCodeAt(index);
+  return code < 128 ? (ASCII_CLASS[code] & 1) !== 0 : NAME_CHAR.test(text[index]);
+};
+const endsValue = (text: string, index: number): boolean => {
+  const code = text.charCodeAt(index);
+  return code < 128 ? (ASCII_CLASS[code] & 2) !== 0 : VALUE_END.test(text[index]);
+};
 /** Longest name looked at before an `=`. */
 const MAX_NAME_LENGTH = 100;
 /**
@@ -24,9 +37,13 @@ const MAX_NAME_LENGTH = 100;
 const knownNames = new Map<string, boolean>();
 const MAX_KNOWN_NAMES = 500;
 
-/** Whether a value contains something shaped like an API key, wherever in it. */
+/**
+ * Whether a value contains something shaped like an API key, wherever in it. Every
+ * request asks it of its URL, each header value and its log line: the regular
+ * expression runs only where `psk` is found at all.
+ */
 export function looksLikeKey(value: string): boolean {
-  return KEY_PREFIX.test(value);
+  return value.includes('psk') && KEY_PREFIX.test(value);
 }
 
 /** Whether a header or parameter name suggests a credential (`X-Auth-Token`, `api_key`, `apiKey`, `sig`, …). */
@@ -94,16 +111,21 @@ function redactPathSegments(path: string): string {
 }
 
 function redactQuery(search: string): string {
-  const params = search.split('&');
-  let changed = false;
-  for (let i = 0; i < params.length; i++) {
-    const safe = redactParam(params[i]);
-    if (safe !== params[i]) {
-      params[i] = safe;
-      changed = true;
+  // Parameter by parameter without splitting: most queries have nothing to redact, and are returned as they are.
+  let out: string | undefined;
+  let copied = 0;
+  for (let start = 0; start <= search.length;) {
+    const amp = search.indexOf('&', start);
+    const end = amp === -1 ? search.length : amp;
+    const param = search.slice(start, end);
+    const safe = redactParam(param);
+    if (safe !== param) {
+      out = `${out ?? ''}${search.slice(copied, start)}${safe}`;
+      copied = end;
     }
+    start = end + 1;
   }
-  return changed ? params.join('&') : search;
+  return out === undefined ? search : out + search.slice(copied);
 }
 
 function redactParam(param: string): string {
@@ -120,10 +142,10 @@ function redactNamedValues(text: string): string {
   let copied = 0;
   for (let equals = text.indexOf('='); equals !== -1; equals = text.indexOf('=', equals + 1)) {
     let start = equals;
-    while (start > 0 && equals - start < MAX_NAME_LENGTH && NAME_CHAR.test(text[start - 1])) start--;
+    while (start > 0 && equals - start < MAX_NAME_LENGTH && isNameChar(text, start - 1)) start--;
     if (start === equals || !isCredentialName(text.slice(start, equals))) continue;
     let end = equals + 1;
-    while (end < text.length && !VALUE_END.test(text[end])) end++;
+    while (end < text.length && !endsValue(text, end)) end++;
     if (end === equals + 1) continue;
     out += `${text.slice(copied, equals + 1)}${REDACTED}`;
     copied = end;
