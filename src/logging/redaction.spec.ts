@@ -143,6 +143,23 @@ describe('redactHeaders', () => {
     const headers: IncomingHttpHeaders = { host: 'localhost', accept: '*/*', 'x-request-id': 'trace-1' };
     expect(redactHeaders(headers)).toBe(headers);
   });
+
+  it('copies headers as Node gives them (no prototype) in their order, undefined values included', () => {
+    const headers = Object.assign(Object.create(null) as IncomingHttpHeaders, {
+      host: 'localhost',
+      'x-api-key': KEY,
+      absent: undefined,
+      accept: '*/*',
+    });
+    const copy = redactHeaders(headers);
+    expect(Object.entries(copy)).toEqual([
+      ['host', 'localhost'],
+      ['x-api-key', R],
+      ['absent', undefined],
+      ['accept', '*/*'],
+    ]);
+    expect(JSON.stringify(copy)).toBe(`{"host":"localhost","x-api-key":"${R}","accept":"*/*"}`);
+  });
 });
 
 describe('redactText', () => {

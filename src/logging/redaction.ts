@@ -75,17 +75,27 @@ export function redactUrl(url: string): string {
  * Request headers as they may be logged: a header whose name suggests a credential,
  * or whose value contains a key (in any copy of a repeated header), is `[Redacted]`;
  * a URL in a header (`Referer`) keeps its harmless parts. Returns the same object
- * when there is nothing to redact, else a copy.
+ * when there is nothing to redact, else a copy (in the same order).
  */
 export function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  let copy: IncomingHttpHeaders | undefined;
+  let redacted = false;
   for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    const safe = isCredentialName(name) ? REDACTED : redactHeaderValue(value);
-    if (safe !== value) (copy ??= { ...headers })[name] = safe;
+    if (safeHeader(name, headers[name]) !== headers[name]) {
+      redacted = true;
+      break;
+    }
   }
-  return copy ?? headers;
+  if (!redacted) return headers;
+  // Copied property by property: Node's headers object has no prototype, and V8 keeps such an object
+  // as a dictionary, which a spread (`{ ...headers }`) copies about ten times slower.
+  const copy: IncomingHttpHeaders = {};
+  for (const name in headers) copy[name] = safeHeader(name, headers[name]);
+  return copy;
+}
+
+function safeHeader(name: string, value: string | string[] | undefined): string | string[] | undefined {
+  if (value === undefined) return value;
+  return isCredentialName(name) ? REDACTED : redactHeaderValue(value);
 }
 
 /**
