@@ -44,7 +44,6 @@ interface ConnectionState {
  */
 export class HttpDrain {
   private readonly connections = new Map<Socket, ConnectionState>();
-  private inFlightCount = 0;
   private draining = false;
   private servedDuringDrain = 0;
   private cutNow: (() => void) | null = null;
@@ -60,7 +59,9 @@ export class HttpDrain {
 
   /** Requests being handled now. */
   get inFlight(): number {
-    return this.inFlightCount;
+    let count = 0;
+    for (const state of this.connections.values()) count += state.responses.length;
+    return count;
   }
 
   /** Stops accepting connections and resolves once every connection is closed, or `graceMs` has passed. */
@@ -126,14 +127,12 @@ export class HttpDrain {
   private track(req: IncomingMessage, res: ServerResponse): void {
     const state = this.connections.get(req.socket) ?? this.watch(req.socket);
     state.responses.push(res);
-    this.inFlightCount++;
     if (this.draining) {
       this.servedDuringDrain++;
       res.setHeader('Connection', 'close');
     }
     res.once('close', () => {
       removeUnordered(state.responses, res);
-      this.inFlightCount--;
       state.idleSince = Date.now();
     });
   }
