@@ -39,8 +39,9 @@ function requestId(req: Request, res: Response): string {
  * The request logger, mounted first by `configureApp`. Per request it assigns the
  * request id (`X-Request-Id`: kept when valid, else generated) and writes one
  * line when the response ends (or the connection is lost first): method, route
- * template, status, duration, API key id, error code. 5xx lines (and requests whose connection closed before the response
- * ended) are at level error. No credential the client sent is logged (see
+ * template, status, duration, API key id, error code. 5xx lines (and requests
+ * whose connection closed before the response ended) are at level error. No
+ * credential the client sent is logged (see
  * `createRootLogger`). The same one listener tells the `ResponseObserver`s (the
  * duration metric), so that a request costs one listener and one route lookup.
  * `giveRequestLoggers` gives requests a `req.log` bound to the id (the exception

@@ -5,7 +5,8 @@
 // its HTTP server built with request/response classes that carry the app's
 // prototypes (Express otherwise changes each request's prototype, which costs V8
 // a hidden class per request: without this the floor spends 2.4x the CPU per
-// request, see docs/performance.md). Plain JavaScript with Nest's decorators applied as functions, so it needs no build.
+// request, see docs/performance.md). Plain JavaScript with Nest's decorators
+// applied as functions, so it needs no build.
 import 'reflect-metadata';
 import { Controller, Get, HttpException, Inject, Module, Post, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
