@@ -16,9 +16,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parse } from 'acorn';
-import { ancestor } from 'acorn-walk';
 import { build } from 'esbuild';
+import { rewriteForLauncher } from './launcher-rewrite.mjs';
 
 const OUTFILE = 'dist/petstore.cjs';
 const LAUNCHER = 'dist/petstore.mjs';
@@ -138,115 +137,6 @@ await build({
 const source = readFileSync(OUTFILE, 'utf8');
 const ascii = source.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 writeFileSync(OUTFILE, rewriteForLauncher(ascii));
-
-/**
- * A script compiled by `vm` has no module loader: each `import(…)` expression of
- * the bundle (the embedded PostgreSQL package, Nest's optional packages) calls the
- * launcher's `import` instead, given as `__import` by its wrapper. Found by parsing,
- * so that the text "import(" inside a string (TypeORM builds such a function with
- * `Function`) is left alone.
- *
- * The same pass drops `keepNames`' wrapper where it restates the name JavaScript
- * already gives (`const onError = __name((err) => …, "onError")`, `{ getRequest:
- * __name(() => …, "getRequest") }`): those wrappers run each time the enclosing
- * function does (pg's query, Nest's `switchToHttp`, on every request), and each
- * redefines a new closure's `name` (about 3 % of a request's CPU in a profile).
- * `__name(f, "n")` becomes `(f)`, which JavaScript names "n" where it stands; and
- * `__name(next, "next")` of a function declared beside it, `0`.
- * Classes, and functions whose name the bundler changed, keep theirs.
- */
-function rewriteForLauncher(code) {
-  const edits = [];
-  let unwrapped = 0;
-  ancestor(parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }), {
-    ImportExpression: (node) => {
-      if (code.slice(node.start, node.start + 6) !== 'import') throw new Error(`import() expected at ${node.start}`);
-      edits.push({ start: node.start, end: node.start + 6, text: '__import' });
-    },
-    CallExpression: (node, _state, ancestors) => {
-      if (namesOwnDeclaration(node, ancestors)) {
-        edits.push({ start: node.start, end: node.end, text: '0' }); // its value was not used
-        unwrapped += 1;
-        return;
-      }
-      if (!restatesInferredName(node, ancestors[ancestors.length - 2])) return;
-      // `__name(f, "n")` becomes `(f)`: the call's parentheses stay, as grouping (a function that
-      // was parenthesized keeps its own), and a parenthesized function is named as a bare one.
-      const [fn, given] = node.arguments;
-      const comma = code.lastIndexOf(',', given.start);
-      if (comma < fn.end) throw new Error(`__name call without a comma at ${node.start}`);
-      edits.push({ start: node.start, end: node.callee.end, text: '' }, { start: comma, end: given.end, text: '' });
-      unwrapped += 1;
-    },
-  });
-  if (!edits.some((edit) => edit.text === '__import'))
-    throw new Error('no import() in the bundle: review rewriteForLauncher');
-  if (unwrapped === 0) throw new Error('no __name wrapper restating a name: review restatesInferredName');
-  let out = '';
-  let from = 0;
-  for (const edit of edits.sort((a, b) => a.start - b.start)) {
-    out += code.slice(from, edit.start) + edit.text;
-    from = edit.end;
-  }
-  out += code.slice(from);
-  parse(out, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true }); // still JavaScript
-  return out;
-}
-
-/** The function and the name of a `__name(<function>, "<name>")` call, or null for any other call. */
-function nameCallArguments(call) {
-  if (call.callee.type !== 'Identifier' || call.callee.name !== '__name' || call.arguments.length !== 2) return null;
-  const [fn, given] = call.arguments;
-  return given.type === 'Literal' && typeof given.value === 'string' ? [fn, given] : null;
-}
-
-/**
- * `__name(next, "next");` (or `…, next()` with its value unused) where `next` is a function
- * declared in the same body as `function next(…)`: its name already. A function's inner
- * helpers get one each, run at every call (Express's router: twice per request).
- */
-function namesOwnDeclaration(call, ancestors) {
-  const [target, given] = nameCallArguments(call) ?? [];
-  if (target?.type !== 'Identifier' || given.value !== target.name) return false;
-  const parent = ancestors[ancestors.length - 2];
-  const valueUnused =
-    parent.type === 'ExpressionStatement' ||
-    (parent.type === 'SequenceExpression' && parent.expressions.at(-1) !== call);
-  if (!valueUnused) return false;
-  const body = ancestors.findLast((node) => node.type === 'BlockStatement' || node.type === 'Program');
-  return body.body.some((statement) => statement.type === 'FunctionDeclaration' && statement.id.name === target.name);
-}
-
-/** `__name(<function>, "n")` where the function would be named "n" anyway, by where it stands. */
-function restatesInferredName(call, parent) {
-  const [fn, given] = nameCallArguments(call) ?? [];
-  if (fn === undefined) return false;
-  const anonymous = fn.type === 'ArrowFunctionExpression' || (fn.type === 'FunctionExpression' && fn.id === null);
-  if (!anonymous) return fn.type === 'FunctionExpression' && fn.id.name === given.value;
-  const keyName = (key) => (key.type === 'Identifier' ? key.name : key.type === 'Literal' ? String(key.value) : null);
-  switch (parent?.type) {
-    case 'VariableDeclarator':
-      return parent.init === call && parent.id.type === 'Identifier' && parent.id.name === given.value;
-    case 'AssignmentExpression':
-      return (
-        parent.right === call &&
-        parent.operator === '=' &&
-        parent.left.type === 'Identifier' &&
-        parent.left.name === given.value
-      );
-    case 'Property':
-    case 'PropertyDefinition':
-      return (
-        parent.value === call &&
-        !parent.computed &&
-        parent.kind !== 'get' &&
-        parent.kind !== 'set' &&
-        keyName(parent.key) === given.value
-      );
-    default:
-      return false;
-  }
-}
 
 // The launcher `npm start` runs: Node's modules only (src/launcher.ts).
 await build({
