@@ -177,6 +177,19 @@ describe('errors (e2e)', () => {
       }
     });
 
+    it('gives API answers the security headers of an API, and the documentation those made for HTML', async () => {
+      for (const res of [await api().get('/pets').set(KEY, key), await api().get('/nope').set(KEY, key)]) {
+        expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+        expect(res.headers['x-frame-options']).toBe('DENY');
+        expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+      }
+      const docs = await api().get('/docs').expect(200);
+      expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(docs.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(docs.headers['cross-origin-opener-policy']).toBe('same-origin');
+    });
+
     it('gives every response its own X-Request-Id', async () => {
       const ids = new Set<string>();
       for (const path of ['/pets', '/pets', '/nope']) {

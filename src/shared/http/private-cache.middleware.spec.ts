@@ -18,7 +18,9 @@ class FakeResponse {
 function run(path: string, res = new FakeResponse()): FakeResponse {
   let nexts = 0;
   // No security headers here: only the cache policy's own.
-  responseDefaults(['/docs', '/openapi.json'], [])({ path } as Request, res as unknown as Response, () => void nexts++);
+  responseDefaults(['/docs', '/openapi.json'], [], [])({ path } as Request, res as unknown as Response, () => {
+    nexts += 1;
+  });
   expect(nexts).toBe(1);
   return res;
 }
@@ -41,5 +43,23 @@ describe('responseDefaults: the private cache policy', () => {
     const res = new FakeResponse();
     res.setHeader('Vary', 'Origin');
     expect(run('/pets', res).getHeader('Vary')).toBe('Origin, X-API-Key');
+  });
+});
+
+describe('responseDefaults: the security headers', () => {
+  const api = [['X-Frame-Options', 'DENY']] as const;
+  const documents = [['X-Frame-Options', 'SAMEORIGIN']] as const;
+  const headersOf = (path: string) => {
+    const res = new FakeResponse();
+    responseDefaults(['/docs'], api, documents)({ path } as Request, res as unknown as Response, () => undefined);
+    return res;
+  };
+
+  it.each(['/pets', '/nope', '/docsx'])('gives %s the API’s', (path) => {
+    expect(headersOf(path).getHeader('X-Frame-Options')).toBe('DENY');
+  });
+
+  it.each(['/docs', '/docs/swagger-ui.css'])('gives the documentation’s %s those made for HTML', (path) => {
+    expect(headersOf(path).getHeader('X-Frame-Options')).toBe('SAMEORIGIN');
   });
 });
