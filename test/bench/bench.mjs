@@ -16,6 +16,9 @@
 //                       deep-10k, deep-1m, orders, redis, cold-start
 //   BENCH_DURATION      seconds per measured run (8)      BENCH_ROUNDS     rounds (3)
 //   BENCH_WARMUP        seconds of warm-up per server (3) BENCH_CONNECTIONS connections (50)
+//   BENCH_FIRST_WARMUP  seconds of warm-up per server before the first scenario (10): every
+//                       server's JIT compiler is still at work on its request path after a
+//                       few seconds, the service's (much more code) longest
 //   BENCH_COLD_RUNS     runs of each cold start (3)
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
@@ -88,6 +91,7 @@ function parseOptions(argv, env) {
     duration: number('BENCH_DURATION', 8, 2),
     rounds: number('BENCH_ROUNDS', 3, 1),
     warmup: number('BENCH_WARMUP', 3, 1),
+    firstWarmup: number('BENCH_FIRST_WARMUP', 10, 2),
     connections: number('BENCH_CONNECTIONS', 50, 50),
     coldRuns: number('BENCH_COLD_RUNS', 3, 1),
     keepLogs: env.BENCH_KEEP_LOGS === '1',
@@ -213,11 +217,14 @@ async function run(options, logDir) {
   const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
   log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
 
+  let first = true;
   for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline)) {
     if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
     log(`${scenario.title}`);
     const list = scenario.servers.map((name) => servers[name]);
-    results.scenarios[scenario.id] = await runScenario(scenario, list, options, log);
+    const warmup = first ? Math.max(options.warmup, options.firstWarmup) : options.warmup;
+    results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup }, log);
+    first = false;
   }
   for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
   await stopAll();
@@ -244,7 +251,8 @@ function reportText(results, options) {
   const parts = [
     `Petstore API benchmark, ${results.date}${options.quick ? ' (quick mode: a smoke run, not figures)' : ''}`,
     `node ${results.machine.node}, PostgreSQL ${results.machine.postgres}, ${results.machine.cpus} CPUs; ` +
-      `autocannon, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up`,
+      `autocannon, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
+      `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)`,
     `load average (1, 5, 15 min): ${results.loadAverage.start} at the start, ${results.loadAverage.end} at the end`,
     ...results.notes,
   ].join('\n');
