@@ -6,7 +6,7 @@ import { apiSecurityHeaders, documentSecurityHeaders, type HeaderList } from './
 export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
 
 /** Whether a path is one of `publicPaths` or below one of them. */
-function publicPath(publicPaths: readonly string[]): (path: string) => boolean {
+function underAnyOf(publicPaths: readonly string[]): (path: string) => boolean {
   const exact = new Set(publicPaths);
   const below = publicPaths.map((path) => `${path}/`);
   return (path) => exact.has(path) || below.some((prefix) => path.startsWith(prefix));
@@ -30,14 +30,14 @@ function markPrivateResponse(res: Response): void {
  * The headers every response starts with, in one middleware: the security headers
  * (computed once, see `security-headers.ts`) — the API's, or under the public paths
  * (the documentation) those made for HTML — and, outside the public paths, the
- * private cache policy of `markPrivate`.
+ * private cache policy of `markPrivateResponse`.
  */
 export function responseDefaults(
   publicPaths: readonly string[],
   api: HeaderList = apiSecurityHeaders(),
   documents: HeaderList = documentSecurityHeaders(),
 ): (req: Request, res: Response, next: NextFunction) => void {
-  const isPublic = publicPath(publicPaths);
+  const isPublic = underAnyOf(publicPaths);
   return (req, res, next) => {
     if (isPublic(req.path)) {
       for (const [name, value] of documents) res.setHeader(name, value);
