@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { rewriteForLauncher } from '../scripts/launcher-rewrite.mjs';
-import { startUntilReady } from './support/spawn-service.mjs';
+import { bundleReport } from './support/bundle-report.js';
 import { hasFastProperties } from './support/v8-natives.js';
 
 /**
@@ -69,23 +67,11 @@ describe("the bundle's rewrite of class names", () => {
 
 describe('the built bundle (dist/petstore.mjs)', () => {
   it('builds requests and responses with classes that keep fast properties', async () => {
-    const service = await startUntilReady({
-      entry: resolve('dist/petstore.mjs'),
-      env: {
-        NODE_OPTIONS: `--require ${resolve('test/support/report-message-classes.cjs')}`,
-        BOOTSTRAP_ADMIN_KEY: `psk_bundle_${randomBytes(16).toString('hex')}`,
-        LOG_LEVEL: 'warn',
-      },
+    const { report } = await bundleReport('report-message-classes.cjs', 'MESSAGE_CLASSES', {
+      path: '/health/live',
+      when: 'running',
     });
-    try {
-      expect((await fetch(`${service.base}/health/live`)).status).toBe(200);
-    } finally {
-      service.child.kill('SIGTERM');
-    }
-    await service.exited;
-    const report = /MESSAGE_CLASSES (.*)/.exec(service.output());
-    expect(report).not.toBeNull();
-    expect(JSON.parse((report as RegExpExecArray)[1])).toEqual({
+    expect(report).toEqual({
       request: { name: 'ExpressRequest', fast: true },
       response: { name: 'ExpressResponse', fast: true },
     });

@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
-import { eventually } from './support/eventually.js';
-import { startUntilReady } from './support/spawn-service.mjs';
+import { bundleReport } from './support/bundle-report.js';
 
 /**
  * The bundle `npm start` runs (`dist/petstore.cjs` through its launcher
@@ -15,8 +12,6 @@ import { startUntilReady } from './support/spawn-service.mjs';
  * load, and on this start (a PostgreSQL server, no terminal) only swagger-ui-dist,
  * whose files the API documentation serves.
  */
-const ENTRY = resolve('dist/petstore.mjs');
-const REPORTER = resolve('test/support/report-loaded-packages.cjs');
 const OUTSIDE_THE_BUNDLE = ['swagger-ui-dist'];
 
 function packageOf(file: string): string {
@@ -26,48 +21,24 @@ function packageOf(file: string): string {
 
 describe('the bundle (dist/petstore.mjs)', () => {
   it('loads no package from node_modules but those left outside it, from start to shutdown', async () => {
-    const service = await startUntilReady({
-      entry: ENTRY,
-      env: {
-        NODE_OPTIONS: `--require ${REPORTER}`, // not Jest's --experimental-vm-modules
-        BOOTSTRAP_ADMIN_KEY: `psk_bundle_${randomBytes(16).toString('hex')}`,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    try {
-      expect((await fetch(`${service.base}/docs`)).status).toBe(200);
-    } finally {
-      service.child.kill('SIGTERM');
-    }
-    expect(await service.exited).toEqual({ code: 0, signal: null });
-    const report = /LOADED_FROM_NODE_MODULES (.*)/.exec(service.output());
-    expect(report).not.toBeNull();
-    const files = JSON.parse((report as RegExpExecArray)[1]) as string[];
+    const { report: files, exit } = await bundleReport<string[]>(
+      'report-loaded-packages.cjs',
+      'LOADED_FROM_NODE_MODULES',
+      { path: '/docs', when: 'exiting' },
+    );
+    expect(exit).toEqual({ code: 0, signal: null });
     expect([...new Set(files.map(packageOf))].filter((name) => !OUTSIDE_THE_BUNDLE.includes(name))).toEqual([]);
   });
 });
 
 describe('the built service, once started', () => {
   it('leaves process.nextTick as cheap as before it loaded (no heap profiler left at work)', async () => {
-    const service = await startUntilReady({
-      entry: ENTRY,
-      env: {
-        NODE_OPTIONS: `--require ${resolve('test/support/report-next-tick-cost.cjs')}`,
-        BOOTSTRAP_ADMIN_KEY: `psk_bundle_${randomBytes(16).toString('hex')}`,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    try {
-      expect((await fetch(`${service.base}/health/live`)).status).toBe(200);
-      await eventually(() => service.output().includes('NEXT_TICK_COST'), 10_000);
-    } finally {
-      service.child.kill('SIGTERM');
-    }
-    const { before, after } = JSON.parse(/NEXT_TICK_COST (.*)/.exec(service.output())?.[1] ?? '{}') as {
-      before: number;
-      after: number;
-    };
+    const { report } = await bundleReport<{ before: number; after: number }>(
+      'report-next-tick-cost.cjs',
+      'NEXT_TICK_COST',
+      { path: '/health/live', when: 'running' },
+    );
     // A ratio within one process, not a time. With the inspector's collection: ~8x.
-    expect(after).toBeLessThan(before * 3);
+    expect(report.after).toBeLessThan(report.before * 3);
   });
 });
