@@ -3,13 +3,14 @@ import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
-import type { DestinationStream, Logger } from 'pino';
+import type { Logger } from 'pino';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
-import { serializeRequest } from './log-serializers.js';
+import { type LoggedRequest, serializeRequest } from './log-serializers.js';
 import {
   LOG_DESTINATION,
+  type RequestLineDestination,
   type RequestLineFields,
   type RequestLineWriter,
   requestInfoLineWriter,
@@ -62,7 +63,7 @@ export class HttpLogging {
 
   constructor(
     @Inject(ROOT_LOGGER) private readonly root: Logger,
-    @Inject(LOG_DESTINATION) destination: DestinationStream,
+    @Inject(LOG_DESTINATION) destination: RequestLineDestination,
     context: PinoLogger,
   ) {
     this.writeInfoLine = requestInfoLineWriter(root, destination);
@@ -116,9 +117,12 @@ export class HttpLogging {
    * and are written out at once instead of with the next batch of lines.
    */
   private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
+    const failed = res.statusCode >= 500 || !res.writableFinished;
+    const routine = !failed && durationMs < SLOW_REQUEST_MS;
     const errorCode: unknown = res.locals.errorCode;
     // Optional fields left undefined are not written, by pino nor by the routine line's writer.
-    const line: RequestLineFields<Request> = {
+    // One object per line: `req` serialized here for the routine writer, by pino's serializer otherwise.
+    const line: RequestLineFields<Request | LoggedRequest> = {
       reqId: req.id as string,
       method: req.method,
       route: route ?? null,
@@ -126,13 +130,14 @@ export class HttpLogging {
       durationMs,
       apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
       code: typeof errorCode === 'string' ? errorCode : undefined,
-      req,
+      req: routine ? serializeRequest(req) : req,
     };
     const msg = summary(req, res, route);
-    if (res.statusCode >= 500 || !res.writableFinished) this.root.error(line, msg);
-    else if (durationMs >= SLOW_REQUEST_MS) {
+    if (routine) this.writeInfoLine(line, msg);
+    else if (failed) this.root.error(line, msg);
+    else {
       this.root.info(line, msg);
       this.root.flush();
-    } else this.writeInfoLine({ ...line, req: serializeRequest(req) }, msg);
+    }
   }
 }

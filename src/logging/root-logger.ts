@@ -62,15 +62,24 @@ const ROUTINE_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"
  * they happen. Only the one line every request writes waits for the batch. The
  * level is the line's first field (see `createRootLogger`).
  */
-export function urgentLinesAtOnce(stream: FlushableStream): DestinationStream & { flush(): void } {
+export function urgentLinesAtOnce(stream: FlushableStream): RequestLineDestination & { flush(): void } {
   return {
     write(line: string) {
       stream.write(line);
       const routine = ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix)) && line.includes(REQUEST_ID_FIELD);
       if (!routine) stream.flush();
     },
+    writeRoutine: (line: string) => stream.write(line),
     flush: () => stream.flush(),
   };
+}
+
+/**
+ * A destination that may be told a line is a routine request line (`requestInfoLineWriter`'s),
+ * so that it need not look at the line to know it may wait for the batch.
+ */
+export interface RequestLineDestination extends DestinationStream {
+  writeRoutine?(line: string): void;
 }
 
 /**
@@ -124,12 +133,13 @@ export type RequestLineWriter = (fields: RequestLineFields, msg: string) => void
  * pino's general path (a serializer lookup per field, hooks), or copies of the
  * fields into one object for a single `JSON.stringify`, cost several times as much.
  */
-export function requestInfoLineWriter(root: Logger, destination: DestinationStream): RequestLineWriter {
+export function requestInfoLineWriter(root: Logger, destination: RequestLineDestination): RequestLineWriter {
   // The root's bindings as pino writes them after the time (`,"pid":…,"hostname":…`).
   const bindings = String((root as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym] ?? '');
   const prefix = `{"level":"info","time":"`;
   const afterTime = `"${bindings},"reqId":`;
   const clock = isoClock();
+  const write = destination.writeRoutine?.bind(destination) ?? destination.write.bind(destination);
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
     const { reqId, method, route, status, durationMs, apiKeyId, code, req } = fields;
@@ -140,7 +150,7 @@ export function requestInfoLineWriter(root: Logger, destination: DestinationStre
     if (code !== undefined) line += `,"code":${JSON.stringify(code)}`;
     line += `,"req":${JSON.stringify(req)},"msg":${JSON.stringify(msg)}}\n`;
     // A request line (it has a reqId): redacted as `redactRequestLine` would, without looking for the reqId.
-    destination.write(redactText(line));
+    write(redactText(line));
   };
 }
 

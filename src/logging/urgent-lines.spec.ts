@@ -42,6 +42,14 @@ describe('urgentLinesAtOnce', () => {
     expect(stream.events).toEqual(['line listening', 'flush', 'line GET /pets 200']);
   });
 
+  it("leaves the request writer's routine lines to the batch without reading them", () => {
+    const stream = new RecordingStream();
+    const destination = urgentLinesAtOnce(stream);
+    destination.writeRoutine?.('{"msg":"GET /pets 200"}\n');
+    destination.write('{"msg":"listening"}\n');
+    expect(stream.events).toEqual(['line GET /pets 200', 'line listening', 'flush']);
+  });
+
   it('passes a flush of the logger on', () => {
     const stream = new RecordingStream();
     createRootLogger('info', urgentLinesAtOnce(stream)).flush();
