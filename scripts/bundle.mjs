@@ -121,7 +121,9 @@ await build({
   target: 'node20',
   // Nest, TypeORM and the logs read class names: keep them as written.
   keepNames: true,
-  minifyWhitespace: true,
+  // BUNDLE_READABLE=1: whitespace and each module's `// path` comment kept, for profiles
+  // that trace the bundle's code to its packages (test/bench/perf-attribution.mjs).
+  minifyWhitespace: process.env.BUNDLE_READABLE !== '1',
   minifySyntax: true,
   external: EXTERNAL,
   plugins: [bundledRequires, nodeOnly],
