@@ -104,6 +104,22 @@ describe('decide and rateLimitHeaders (injected clock)', () => {
   });
   const hit = (request: HitRequest): [HitRequest, HitResult] => [request, storage.hitSync('c', request)];
 
+  it("says each plan's RateLimit-Policy, allowed, limited or banned, and again for the next request", () => {
+    const small = plan(1, 100, 1);
+    const large = plan(600, 50_000);
+    const decisions = [decide(...hit(small)), decide(...hit(small)), decide(...hit(small))];
+    storage = new MemoryRateLimitStorage(() => clock.now); // another client, unbanned
+    decisions.push(decide(...hit(large)), decide(...hit(large)));
+    const policies = decisions.map((decision) => [decision.outcome, rateLimitHeaders(decision)['RateLimit-Policy']]);
+    expect(policies).toEqual([
+      ['allowed', '"minute";q=1;w=60, "day";q=100;w=86400'],
+      ['limited', '"minute";q=1;w=60, "day";q=100;w=86400'],
+      ['banned', '"minute";q=1;w=60, "day";q=100;w=86400'],
+      ['allowed', '"minute";q=600;w=60, "day";q=50000;w=86400'],
+      ['allowed', '"minute";q=600;w=60, "day";q=50000;w=86400'],
+    ]);
+  });
+
   it('describes the minute window of a fresh free client', () => {
     const headers = rateLimitHeaders(decide(...hit(plan(60, 1_000))));
     expect(headers).toEqual({

@@ -1,4 +1,4 @@
-import type { HitOutcome, HitRequest, HitResult } from './fixed-window.js';
+import type { HitOutcome, HitRequest, HitResult, WindowRule } from './fixed-window.js';
 
 /** A window as the client sees it. */
 export interface WindowView {
@@ -21,6 +21,8 @@ export interface RateLimitDecision {
   readonly retryAfterSeconds: number | null;
   /** Present when this request started the client's ban. */
   readonly banStarted?: true;
+  /** The `RateLimit-Policy` value when it was known ahead (a plan's windows, made once); else made from `windows`. */
+  readonly policy?: string;
 }
 
 function byShorterWindow(a: WindowView, b: WindowView): number {
@@ -77,9 +79,22 @@ export function secondsUntil(at: number, now: number): number {
   return Math.max(1, Math.ceil((at - now) / 1000));
 }
 
+/** The `RateLimit-Policy` of each set of window rules (a plan's are one array, kept by the limiter): made once. */
+const policies = new WeakMap<readonly WindowRule[], string>();
+
+function policyOf(rules: readonly WindowRule[]): string {
+  let policy = policies.get(rules);
+  if (policy === undefined) {
+    policy = policyHeader(rules);
+    policies.set(rules, policy);
+  }
+  return policy;
+}
+
 /** Turns a storage answer into what the client is told. */
 export function decide(request: HitRequest, result: HitResult): RateLimitDecision {
   const rules = request.windows;
+  const policy = policyOf(rules);
   const windows = new Array<WindowView>(rules.length);
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
@@ -102,17 +117,19 @@ export function decide(request: HitRequest, result: HitResult): RateLimitDecisio
       windows,
       binding,
       retryAfterSeconds: secondsUntil(banUntil, result.now),
+      policy,
     };
     return result.banStarted ? { ...decision, banStarted: true } : decision;
   }
-  return overWindows(result.outcome, windows, result.now);
+  return overWindows(result.outcome, windows, result.now, policy);
 }
 
 /** A decision over `windows`: the binding window, and when to retry if refused. */
-function overWindows(outcome: HitOutcome, windows: WindowView[], now: number): RateLimitDecision {
+function overWindows(outcome: HitOutcome, windows: WindowView[], now: number, policy?: string): RateLimitDecision {
   const limited = outcome !== 'allowed';
   const binding = bindingWindow(windows, limited);
-  return { outcome, now, windows, binding, retryAfterSeconds: limited ? secondsUntil(binding.resetAt, now) : null };
+  const retryAfterSeconds = limited ? secondsUntil(binding.resetAt, now) : null;
+  return { outcome, now, windows, binding, retryAfterSeconds, policy };
 }
 
 /**
@@ -175,7 +192,7 @@ export function setRateLimitHeaders(res: HeaderTarget, decision: RateLimitDecisi
   res.setHeader('X-RateLimit-Limit', String(binding.limit));
   res.setHeader('X-RateLimit-Remaining', String(binding.remaining));
   res.setHeader('X-RateLimit-Reset', String(resetSeconds(binding.resetAt)));
-  res.setHeader('RateLimit-Policy', policyHeader(decision.windows));
+  res.setHeader('RateLimit-Policy', decision.policy ?? policyHeader(decision.windows));
   res.setHeader('RateLimit', stateHeader(decision));
   if (decision.retryAfterSeconds !== null) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
 }
@@ -199,7 +216,7 @@ function stateHeader(decision: RateLimitDecision): string {
 }
 
 /** `RateLimit-Policy`: each window's limit and length, in one pass. */
-function policyHeader(windows: readonly WindowView[]): string {
+function policyHeader(windows: readonly WindowRule[]): string {
   let value = '';
   for (let i = 0; i < windows.length; i++) {
     const { name, limit, durationMs } = windows[i];
