@@ -44,7 +44,8 @@ export class ConnectionResponses {
       if (bodyless || req.complete) removeUnordered(responses, res);
       else req.once('end', () => removeUnordered(responses, res));
     };
-    res.once('finish', settle);
+    // `on`, not `once`: a response finishes once, and `once` wraps the listener in a closure and removes it after.
+    res.on('finish', settle);
   }
 }
 

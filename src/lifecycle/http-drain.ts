@@ -131,7 +131,8 @@ export class HttpDrain {
       this.servedDuringDrain++;
       res.setHeader('Connection', 'close');
     }
-    res.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` wraps the listener in a closure and removes it after.
+    res.on('close', () => {
       removeUnordered(state.responses, res);
       state.idleSince = Date.now();
     });
