@@ -23,18 +23,28 @@ export function compactHeapSoon(delayMs = COMPACT_DELAY_MS): void {
   }, delayMs).unref();
 }
 
+/** V8's `gc` function (`{ type: 'minor' }` for a scavenge; a full collection by default). */
+export type V8Gc = (options?: { type: 'minor' | 'major' }) => void;
+
 /**
- * A full collection through V8's own `gc`, made available to one new context only
- * (the flag is read when a context is created, and reset at once).
+ * V8's own `gc`, made available to one new context only (the flag is read when a
+ * context is created, and reset at once): no other code of the process sees it.
+ */
+export function v8Gc(): V8Gc {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as V8Gc;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
+
+/**
+ * A full collection through V8's `gc` (`v8Gc`).
  * Not the inspector's `HeapProfiler.collectGarbage`, which did the same but left
  * V8's heap profiler at work for good: every `process.nextTick` cost ~8 times as much
  * afterwards (docs/performance.md), ~4 µs per request.
  */
 export function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  try {
-    (runInNewContext('gc') as () => void)();
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
+  v8Gc()();
 }

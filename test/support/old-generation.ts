@@ -1,9 +1,7 @@
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { v8Gc } from '../../src/lifecycle/compact-heap.js';
 
-// V8's gc() for a context made from here on (the flag is read when a context is created).
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
+const gc = v8Gc();
 
 function oldSpaceUsed(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')?.space_used_size ?? 0;
