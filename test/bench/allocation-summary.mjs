@@ -1,6 +1,7 @@
 // Bytes allocated per request, by package (or service file) and by function, from
 // a profile written by allocation-sampler.mjs: node allocation-summary.mjs FILE REQUESTS [TOP]
 import { readFileSync } from 'node:fs';
+import { codePlace } from './lib/code-place.mjs';
 
 const [file, requestsArg, topArg] = process.argv.slice(2);
 if (!file || !(Number(requestsArg) > 0)) {
@@ -15,13 +16,7 @@ const byPlace = new Map();
 const byFunction = new Map();
 let total = 0;
 const add = (map, key, bytes) => map.set(key, (map.get(key) ?? 0) + bytes);
-const place = (url) => {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1];
-  if (url.startsWith('node:')) return url;
-  const own = /\/dist\/(.*)$/.exec(url);
-  return own ? own[1] : url || '(V8)';
-};
+const place = (url) => codePlace(url) || '(V8)';
 for (const stack = [head]; stack.length;) {
   const node = stack.pop();
   const { functionName, url, lineNumber } = node.callFrame;

@@ -10,6 +10,7 @@
 // bundle built with BUNDLE_READABLE=1 keeps each module's path as a comment, which is
 // how a frame of the bundle is traced to its package. See docs/performance.md.
 import { readFileSync } from 'node:fs';
+import { codePlace } from './lib/code-place.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -56,13 +57,6 @@ function moduleAt(bundle, line) {
   return found;
 }
 
-const place = (path) => {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  if (pkg) return pkg[1];
-  const own = path.replace(/^file:\/\//, '').replace(`${process.cwd()}/`, '');
-  return own.startsWith('dist/') ? own.slice('dist/'.length) : own;
-};
-
 /** The system call a kernel frame just above the entry point serves. */
 function systemCall(callee) {
   if (callee === '' || callee.startsWith('exit_to_user_mode')) return '(kernel, around a system call)';
@@ -74,7 +68,7 @@ function label(symbol) {
   const js = /^JS:[*~^+]?(\S*) (.+?):(\d+):\d+$/.exec(symbol);
   if (js) {
     const [, name, path, line] = js;
-    const where = path.endsWith('.cjs') ? place(moduleAt(path, Number(line))) : place(path);
+    const where = path.endsWith('.cjs') ? codePlace(moduleAt(path, Number(line))) : codePlace(path);
     return { where, name: name || '(anonymous)' };
   }
   if (/Scavenge|MarkCompact|MinorMC|GCTracer|Heap::Collect|ConcurrentMarking|Sweeper|Evacuat/.test(symbol)) {
