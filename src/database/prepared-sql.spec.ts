@@ -26,3 +26,17 @@ describe('inlineValues', () => {
     expect(() => inlineValues('$1', [{ a: 1 }])).toThrow(TypeError);
   });
 });
+
+describe('inlineValues, the same text again', () => {
+  it('inlines each call its own values', () => {
+    const text = 'SELECT $2, $1, $2 FROM t WHERE a = $1';
+    expect(inlineValues(text, [1, 'b'])).toBe("SELECT 'b', '1', 'b' FROM t WHERE a = '1'");
+    expect(inlineValues(text, [2, "c'd"])).toBe("SELECT 'c''d', '2', 'c''d' FROM t WHERE a = '2'");
+  });
+
+  it('keeps text without placeholders as it is, and refuses a missing value every time', () => {
+    expect(inlineValues('COMMIT', [])).toBe('COMMIT');
+    expect(() => inlineValues('$1 $2', [1])).toThrow(RangeError);
+    expect(() => inlineValues('$1 $2', [1])).toThrow('no value for $2');
+  });
+});

@@ -65,7 +65,8 @@ function systemCall(callee) {
 
 /** Where a frame is, or null for a frame that says nothing by itself (a builtin, the runtime, libc). */
 function label(symbol) {
-  const js = /^JS:[*~^+]?(\S*) (.+?):(\d+):\d+$/.exec(symbol);
+  // The name may hold spaces (`get empty`, a getter); the file is the last word.
+  const js = /^JS:[*~^+]?(.*) (\S+):(\d+):\d+$/.exec(symbol);
   if (js) {
     const [, name, path, line] = js;
     const where = path.endsWith('.cjs') ? codePlace(moduleAt(path, Number(line))) : codePlace(path);
