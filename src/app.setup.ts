@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from './openapi/document.js';
 import { inSequence } from './shared/http/in-sequence.middleware.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
 import { responseDefaults } from './shared/http/private-cache.middleware.js';
+import { parseQuery } from './shared/http/query-parser.js';
 import { weakEtag } from './shared/http/weak-etag.js';
 
 /** Served by Swagger (below) to anyone: the only answers a shared cache may keep. */
@@ -30,6 +31,7 @@ const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.disable('x-powered-by');
   app.set('etag', weakEtag);
+  app.set('query parser', parseQuery);
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
   answerRefusalsBeforeRouting(app, config);
   // First: the request id, the request log line and the duration metric (one listener for both),
