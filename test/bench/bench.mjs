@@ -3,7 +3,8 @@
 // for the measured requests — a minimal one (node:http + pg) and a floor one (the
 // cheapest correct NestJS app) — on one PostgreSQL database holding 1,000,000 pets.
 // Every server's answers are checked against the service's first; then each
-// scenario runs interleaved rounds with autocannon and the report gives req/s,
+// scenario runs interleaved rounds with wrk (autocannon where wrk is not installed,
+// or with BENCH_LOADER=autocannon) and the report gives req/s,
 // p50/p99, non-2xx, node CPU per request, their ratios, memory, cold start and the
 // targets of issue 15. docs/performance.md explains how to read it.
 //
@@ -20,6 +21,7 @@
 //                       server's JIT compiler is still at work on its request path after a
 //                       few seconds, the service's (much more code) longest
 //   BENCH_COLD_RUNS     runs of each cold start (3)
+//   BENCH_LOADER        wrk (the default when installed) or autocannon
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
@@ -40,7 +42,7 @@ import { deleteRedisKeys, ENTRY, recreateDatabase } from '../support/spawn-servi
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
 import { CATEGORY_PETS, loadDataset, resetHotPet } from './lib/dataset.mjs';
-import { runScenario } from './lib/measure.mjs';
+import { LOADER, runScenario } from './lib/measure.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
 import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
 import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
@@ -173,7 +175,7 @@ async function run(options, logDir) {
   };
   const results = {
     date: new Date().toISOString(),
-    machine: { cpus: availableParallelism(), node: process.version },
+    machine: { cpus: availableParallelism(), node: process.version, loader: LOADER },
     options: { ...options, key: undefined, databaseUrl: undefined },
     loadAverage: { start: loadAverage() },
     scenarios: {},
@@ -251,7 +253,7 @@ function reportText(results, options) {
   const parts = [
     `Petstore API benchmark, ${results.date}${options.quick ? ' (quick mode: a smoke run, not figures)' : ''}`,
     `node ${results.machine.node}, PostgreSQL ${results.machine.postgres}, ${results.machine.cpus} CPUs; ` +
-      `autocannon, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
+      `${results.machine.loader}, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
       `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)`,
     `load average (1, 5, 15 min): ${results.loadAverage.start} at the start, ${results.loadAverage.end} at the end`,
     ...results.notes,

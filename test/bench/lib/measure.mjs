@@ -1,8 +1,24 @@
-// Load generation and what is measured around it: autocannon against one server
-// for a while, the server's CPU time over the same interval, and interleaved rounds
-// (so that drift on a shared machine hits every server alike).
+// Load generation and what is measured around it: wrk (when installed) or autocannon
+// against one server for a while, the server's CPU time over the same interval, and
+// interleaved rounds (so that drift on a shared machine hits every server alike).
 import autocannon from 'autocannon';
 import { cpuMs, loadAverage } from './proc.mjs';
+import { wrkAvailable, wrkOnce } from './wrk.mjs';
+
+/** The load generator of this run: 'wrk' when it is installed, else 'autocannon'. */
+export const LOADER = wrkAvailable() ? 'wrk' : 'autocannon';
+
+async function autocannonOnce(url, { method, headers, body, seconds, connections }) {
+  const result = await autocannon({ url, method, body, headers, connections, duration: seconds });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -15,24 +31,12 @@ export async function loadOnce(server, request, { seconds, connections, key }) {
   const headers = { 'X-API-Key': key };
   if (request.body) headers['Content-Type'] = 'application/json';
   const cpuBefore = cpuMs(server.pid);
-  const result = await autocannon({
-    url: `${server.base}${request.path}`,
-    method: request.method ?? 'GET',
-    body: request.body,
-    headers,
-    connections,
-    duration: seconds,
-  });
+  const generate = LOADER === 'wrk' ? wrkOnce : autocannonOnce;
+  const url = `${server.base}${request.path}`;
+  const method = request.method ?? 'GET';
+  const result = await generate(url, { method, headers, body: request.body, seconds, connections });
   const cpuAfter = cpuMs(server.pid);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-  };
+  return { ...result, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
 }
 
 /** Medians over the rounds; CPU per request over all of them together. */

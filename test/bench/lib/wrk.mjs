@@ -1,0 +1,66 @@
+// wrk as the load generator, when it is installed: a C program on its own thread,
+// it leaves far more of a 2-core machine to the server under test than autocannon,
+// which runs in this process's JavaScript. The request (method, headers, body) and
+// the figures read back (requests, duration, errors, p50/p99) go through a small
+// Lua script, so nothing depends on wrk's human-readable summary.
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** True when `wrk` runs here (BENCH_LOADER=autocannon turns it off). */
+export function wrkAvailable(env = process.env) {
+  if (env.BENCH_LOADER === 'autocannon') return false;
+  // `wrk -v` prints its version and exits with status 1: only a failure to start it counts.
+  return spawnSync('wrk', ['-v'], { stdio: 'ignore' }).error === undefined;
+}
+
+const lua = (text) => `"${String(text).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+function script({ method, headers, body }) {
+  const lines = [`wrk.method = ${lua(method)}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
+  if (body !== undefined) lines.push(`wrk.body = ${lua(body)}`);
+  lines.push(
+    'done = function(summary, latency, requests)',
+    '  local e = summary.errors',
+    "  io.write(string.format('WRK_RESULT %d %d %d %d %d %d %d %d %d\\n', summary.requests, summary.duration,",
+    '    e.connect, e.read, e.write, e.status, e.timeout, latency:percentile(50), latency:percentile(99)))',
+    'end',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * One wrk run against `url`: the same figures as autocannon's (req/s, p50 and p99 in
+ * ms, requests, responses with a status of 400 or more, socket errors and timeouts).
+ */
+export async function wrkOnce(url, { method, headers, body, seconds, connections }) {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-wrk-'));
+  const file = join(dir, 'request.lua');
+  writeFileSync(file, script({ method, headers, body }));
+  try {
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, url];
+    const stdout = await new Promise((done, fail) =>
+      execFile('wrk', args, { maxBuffer: 1 << 20 }, (error, out, err) =>
+        error ? fail(new Error(`wrk failed: ${error.message}\n${err}`)) : done(out),
+      ),
+    );
+    const line = stdout.split('\n').find((l) => l.startsWith('WRK_RESULT '));
+    if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
+    const [requests, durationUs, connect, read, write, status, timeout, p50Us, p99Us] = line
+      .slice('WRK_RESULT '.length)
+      .split(' ')
+      .map(Number);
+    return {
+      rps: requests / (durationUs / 1e6),
+      p50: p50Us / 1000,
+      p99: p99Us / 1000,
+      requests,
+      non2xx: status,
+      errors: connect + read + write + timeout,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
