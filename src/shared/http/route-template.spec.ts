@@ -43,46 +43,4 @@ describe('routeTemplate', () => {
   it('has none before the app has a router', () => {
     expect(routeTemplate({ method: 'GET', path: '/pets', app: {} } as unknown as Request)).toBeUndefined();
   });
-
-  describe('for requests refused before routing', () => {
-    /** A router whose one route counts how often the router's walk asks it. */
-    function countingApp() {
-      const asked: string[] = [];
-      const counted = layer('/pets/:petId', ['get'], (p) => {
-        asked.push(p);
-        return /^\/pets\/[^/]+$/.test(p);
-      });
-      const app = { router: { stack: [counted] } };
-      const request = (method: string, path: string) => ({ method, path, app }) as unknown as Request;
-      return { asked, request };
-    }
-
-    it('walks the router once per method and path, answers included that no route serves', () => {
-      const { asked, request } = countingApp();
-      for (let i = 0; i < 3; i++) {
-        expect(routeTemplate(request('GET', '/pets/7'))).toBe('/pets/:petId');
-        expect(routeTemplate(request('GET', '/owls'))).toBeUndefined();
-      }
-      expect(asked).toEqual(['/pets/7', '/owls']);
-      expect(routeTemplate(request('DELETE', '/pets/7'))).toBeUndefined();
-      expect(routeTemplate(request('GET', '/pets/8'))).toBe('/pets/:petId');
-      expect(asked).toEqual(['/pets/7', '/owls', '/pets/7', '/pets/8']);
-    });
-
-    it('never answers for one router from what another said', () => {
-      const first = countingApp();
-      const second = countingApp();
-      routeTemplate(first.request('GET', '/pets/7'));
-      expect(routeTemplate(second.request('GET', '/pets/7'))).toBe('/pets/:petId');
-      expect(second.asked).toEqual(['/pets/7']);
-    });
-
-    it('walks the router every time for a long path, which it does not remember', () => {
-      const { asked, request } = countingApp();
-      const long = `/pets/${'x'.repeat(300)}`;
-      routeTemplate(request('GET', long));
-      expect(routeTemplate(request('GET', long))).toBe('/pets/:petId');
-      expect(asked).toHaveLength(2);
-    });
-  });
 });
