@@ -15,7 +15,16 @@ export function wrkAvailable(env = process.env) {
   return spawnSync('wrk', ['-v'], { stdio: 'ignore' }).error === undefined;
 }
 
-const lua = (text) => `"${String(text).replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+/** A Lua string literal: quotes and backslashes escaped, control characters (a body's newlines) as 3-digit escapes. */
+function lua(text) {
+  let literal = '"';
+  for (const char of String(text)) {
+    const code = char.charCodeAt(0);
+    if (char === '\\' || char === '"') literal += `\\${char}`;
+    else literal += code < 32 ? `\\${String(code).padStart(3, '0')}` : char;
+  }
+  return `${literal}"`;
+}
 
 function script({ method, headers, body }) {
   const lines = [`wrk.method = ${lua(method)}`];
