@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
+import { type KeyedLookup, ReadBatches, type Row } from './read-batches.js';
 import { quoteLiteral } from './sql-literal.js';
 
 /** A named SQL statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
@@ -14,15 +15,30 @@ export interface Statement {
  * Runs hot-path reads as named prepared statements straight on the pg pool behind
  * TypeORM (the same pool, limits and admission control), without TypeORM's query
  * building and entity hydration: adapters map the rows to domain types themselves.
+ * Reads of one turn of the event loop go out together (`ReadBatches`): identical
+ * ones share a query, lookups by key are asked in one. The rows are read-only.
  * TypeORM stays for migrations, the entity model and the rarer paths.
  */
 @Injectable()
 export class PreparedSql {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly batches: ReadBatches;
 
-  async rows<Row extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<Row[]> {
-    const pool = (this.dataSource.driver as unknown as { master: pg.Pool }).master;
-    return (await pool.query<Row>({ name: statement.name, text: statement.text, values })).rows;
+  constructor(dataSource: DataSource) {
+    const pool = (): pg.Pool => (dataSource.driver as unknown as { master: pg.Pool }).master;
+    this.batches = new ReadBatches(
+      async (statement, values) =>
+        (await pool().query<Row>({ name: statement.name, text: statement.text, values: values as unknown[] })).rows,
+    );
+  }
+
+  /** The rows of `statement` with `values`. */
+  rows<R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]): Promise<readonly R[]> {
+    return this.batches.rows(statement, values) as Promise<readonly R[]>;
+  }
+
+  /** The row of `lookup` whose key column is `key`, or undefined. */
+  lookup<R extends pg.QueryResultRow>(lookup: KeyedLookup, key: string): Promise<R | undefined> {
+    return this.batches.lookup(lookup, key) as Promise<R | undefined>;
   }
 }
 

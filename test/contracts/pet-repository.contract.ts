@@ -70,6 +70,53 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       expect((await store.pets.findPage({ categoryId: categoryId + 1000 }, firstPage())).items).toEqual([]);
     });
 
+    it('answers reads asked at the same moment each with its own pets', async () => {
+      const pets = [await create('C1'), await create('C2', 'sold'), await create('C3'), await create('C4', 'pending')];
+      const ids = pets.map((pet) => pet.id);
+      const missing = ids[3] + 1000;
+      const [byId, pages] = await Promise.all([
+        Promise.all([ids[2], missing, ids[0], ids[2], ids[3]].map((id) => store.pets.findById(id))),
+        Promise.all([
+          store.pets.findPage({ ids: [ids[3], ids[1]] }, firstPage()),
+          store.pets.findPage({ ids: [ids[1], ids[1], missing] }, firstPage()),
+          store.pets.findPage({ ids: [ids[3], ids[0], ids[2]] }, firstPage(2)),
+          store.pets.findPage({ ids: [ids[3], ids[0], ids[2]] }, { limit: 1, afterId: ids[0] }),
+          store.pets.findPage({ ids: [ids[0], ids[1]], statuses: ['sold'] }, firstPage()),
+          store.pets.findPage({ ids: [missing] }, firstPage()),
+          store.pets.findPage({ categoryId }, firstPage(3)),
+          store.pets.findPage({ categoryId }, firstPage(3)),
+        ]),
+      ]);
+      expect(byId).toEqual([pets[2], null, pets[0], pets[2], pets[3]]);
+      const answers = pages.map((page) => ({ ids: page.items.map((pet) => pet.id), hasMore: page.hasMore }));
+      expect(answers).toEqual([
+        { ids: [ids[1], ids[3]], hasMore: false },
+        { ids: [ids[1]], hasMore: false },
+        { ids: [ids[0], ids[2]], hasMore: true },
+        { ids: [ids[2]], hasMore: true },
+        { ids: [ids[1]], hasMore: false },
+        { ids: [], hasMore: false },
+        { ids: ids.slice(0, 3), hasMore: true },
+        { ids: ids.slice(0, 3), hasMore: true },
+      ]);
+      expect(pages[0].items).toEqual([pets[1], pets[3]]);
+    });
+
+    it('reads what was committed before the read was asked, also when the same read was asked just before', async () => {
+      const pet = await create('Before');
+      const earlier = store.pets.findById(pet.id);
+      const earlierPage = store.pets.findPage({ ids: [pet.id] }, firstPage());
+      await store.uow.run((tx) => store.pets.update({ ...pet, name: 'After' }, tx));
+      const [later, laterPage] = await Promise.all([
+        store.pets.findById(pet.id),
+        store.pets.findPage({ ids: [pet.id] }, firstPage()),
+      ]);
+      // The earlier reads ran alongside the change and may see either name; the later ones only the new.
+      expect(['Before', 'After']).toContain((await earlier)?.name);
+      expect(['Before', 'After']).toContain((await earlierPage).items[0]?.name);
+      expect([later?.name, laterPage.items[0]?.name]).toEqual(['After', 'After']);
+    });
+
     it('updates in a transaction (null for a missing pet) and deletes (false for a missing pet)', async () => {
       const pet = await create('Old');
       const renamed = await store.uow.run((tx) => store.pets.update({ ...pet, name: 'New', status: 'sold' }, tx));

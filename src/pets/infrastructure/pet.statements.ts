@@ -1,4 +1,5 @@
 import type { Statement } from '../../database/prepared-sql.js';
+import type { KeyedLookup } from '../../database/read-batches.js';
 import type { PetFilter } from '../domain/pet.repository.js';
 
 /** A pets row as the statements below return it (int8 as a string, as pg gives it). */
@@ -12,6 +13,13 @@ export interface PetRow {
 const COLUMNS = 'SELECT id, name, category_id, status FROM pets';
 
 export const PET_BY_ID: Statement = { name: 'pets_by_id', text: `${COLUMNS} WHERE id = $1` };
+
+/** Pets by id, one or many at once (the reads of one turn, see `ReadBatches`). */
+export const PET_LOOKUP: KeyedLookup = {
+  one: PET_BY_ID,
+  many: { name: 'pets_by_ids', text: `${COLUMNS} WHERE id = ANY($1::bigint[])` },
+  key: 'id',
+};
 
 const pageStatements = new Map<number, Statement>();
 

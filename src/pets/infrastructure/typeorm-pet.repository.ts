@@ -11,7 +11,7 @@ import type { Pet } from '../domain/pet.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../domain/pet.errors.js';
 import type { PetFilter, PetRepository } from '../domain/pet.repository.js';
 import { PetMapper } from './pet.mapper.js';
-import { PET_BY_ID, petPageStatement, petPageValues, type PetRow } from './pet.statements.js';
+import { PET_LOOKUP, petPageStatement, petPageValues, type PetRow } from './pet.statements.js';
 import { PetOrmEntity } from './pet.orm-entity.js';
 
 /** Pets in PostgreSQL: reads outside transactions as prepared statements, writes through TypeORM in the given transaction. */
@@ -27,13 +27,23 @@ export class TypeOrmPetRepository implements PetRepository {
       const row = await (await this.in(tx)).findOneBy({ id: toInt8(id) });
       return row && PetMapper.toDomain(row);
     }
-    const [row] = await this.sql.rows<PetRow>(PET_BY_ID, [id]);
+    const row = await this.sql.lookup<PetRow>(PET_LOOKUP, String(id));
     return row ? PetMapper.fromRow(row) : null;
   }
 
   async findPage(filter: PetFilter, { limit, afterId }: PageRequest): Promise<Page<Pet>> {
+    const ids = onlyIds(filter, afterId, limit);
+    if (ids) return { items: await this.findEach(ids), hasMore: false };
     const rows = await this.sql.rows<PetRow>(petPageStatement(filter), petPageValues(filter, afterId, limit + 1));
     return toPage(rows.map(PetMapper.fromRow), limit);
+  }
+
+  /** The pets of `ids` that exist, by id ascending: each looked up with the other reads of its turn. */
+  private async findEach(ids: readonly number[]): Promise<Pet[]> {
+    const rows = await Promise.all(ids.map((id) => this.sql.lookup<PetRow>(PET_LOOKUP, String(id))));
+    const pets: Pet[] = [];
+    for (const row of rows) if (row) pets.push(PetMapper.fromRow(row));
+    return pets.sort((a, b) => a.id - b.id);
   }
 
   async create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet> {
@@ -75,4 +85,16 @@ export class TypeOrmPetRepository implements PetRepository {
       ? new PetCategoryNotFoundError(categoryId)
       : error;
   }
+}
+
+/**
+ * The distinct ids of a filter that names ids and nothing else, on the first page
+ * and a page that holds them all (then it is every one of those pets, by id, and
+ * no more pages); null for any other page, which is the page query's to answer.
+ */
+function onlyIds(filter: PetFilter, afterId: number | null, limit: number): readonly number[] | null {
+  if (!filter.ids?.length || afterId !== null || filter.statuses?.length || filter.categoryId !== undefined)
+    return null;
+  const ids = [...new Set(filter.ids)];
+  return ids.length <= limit ? ids : null;
 }
