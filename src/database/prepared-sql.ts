@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
-import { type KeyedLookup, ReadBatches, type Row } from './read-batches.js';
+import { type MergeableRead, ReadBatches, type Row } from './read-batches.js';
 import { quoteLiteral } from './sql-literal.js';
 
 /** A named SQL statement: PostgreSQL parses and plans it once per connection, then only binds and runs it. */
@@ -16,7 +16,7 @@ export interface Statement {
  * TypeORM (the same pool, limits and admission control), without TypeORM's query
  * building and entity hydration: adapters map the rows to domain types themselves.
  * Reads of one turn of the event loop go out together (`ReadBatches`): identical
- * ones share a query, lookups by key are asked in one. The rows are read-only.
+ * ones share a query, mergeable ones are asked in one. The rows are read-only.
  * TypeORM stays for migrations, the entity model and the rarer paths.
  */
 @Injectable()
@@ -31,14 +31,12 @@ export class PreparedSql {
     );
   }
 
-  /** The rows of `statement` with `values`. */
-  rows<R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]): Promise<readonly R[]> {
-    return this.batches.rows(statement, values) as Promise<readonly R[]>;
-  }
-
-  /** The row of `lookup` whose key column is `key`, or undefined. */
-  lookup<R extends pg.QueryResultRow>(lookup: KeyedLookup, key: string): Promise<R | undefined> {
-    return this.batches.lookup(lookup, key) as Promise<R | undefined>;
+  /** The rows of `read` with `values` (see `ReadBatches`: read-only, maybe shared). */
+  rows<R extends pg.QueryResultRow>(
+    read: Statement | MergeableRead,
+    values: readonly unknown[],
+  ): Promise<readonly R[]> {
+    return this.batches.rows(read, values) as Promise<readonly R[]>;
   }
 }
 

@@ -1,11 +1,10 @@
 import type { Statement } from './prepared-sql.js';
-import { type KeyedLookup, ReadBatches, type Row } from './read-batches.js';
+import { type MergeableRead, READ_ORDINAL, ReadBatches, type Row } from './read-batches.js';
 
 const BY_NAME: Statement = { name: 'by_name', text: 'SELECT * FROM t WHERE name = $1' };
-const LOOKUP: KeyedLookup = {
+const BY_ID: MergeableRead = {
   one: { name: 'by_id', text: 'SELECT * FROM t WHERE id = $1' },
-  many: { name: 'by_ids', text: 'SELECT * FROM t WHERE id = ANY($1::bigint[])' },
-  key: 'id',
+  many: { name: 'by_ids', text: 'SELECT … FROM unnest($1::bigint[]) WITH ORDINALITY …' },
 };
 const TABLE: Row[] = [
   { id: '1', name: 'a' },
@@ -23,9 +22,12 @@ function setUp(fail?: (statement: Statement) => Error | undefined) {
       const error = fail?.(statement);
       if (error) throw error;
       if (statement === BY_NAME) return TABLE.filter((row) => row.name === values[0]);
-      if (statement === LOOKUP.one) return TABLE.filter((row) => row.id === values[0]);
-      const ids = values[0] as string[];
-      return TABLE.filter((row) => ids.includes(row.id as string));
+      if (statement === BY_ID.one) return TABLE.filter((row) => row.id === String(values[0]));
+      // As `unnest … WITH ORDINALITY` joined to the table: each row with the ordinal of the id it answers.
+      const ids = values[0] as number[];
+      return ids.flatMap((id, i) =>
+        TABLE.filter((row) => row.id === String(id)).map((row) => ({ [READ_ORDINAL]: String(i + 1), ...row })),
+      );
     },
     (flush) => {
       if (pending) throw new Error('scheduled twice in one turn');
@@ -40,6 +42,8 @@ function setUp(fail?: (statement: Statement) => Error | undefined) {
   return { batches, sent, endTurn };
 }
 
+const ids = (rows: readonly Row[]) => rows.map((row) => row.id);
+
 describe('ReadBatches', () => {
   it('sends nothing before the turn ends, then one query for identical reads, shared', async () => {
     const { batches, sent, endTurn } = setUp();
@@ -53,16 +57,17 @@ describe('ReadBatches', () => {
     expect(sent).toEqual([{ statement: 'by_name', values: ['a'] }]);
   });
 
-  it('sends reads with other values, or of another statement, as queries of their own', async () => {
+  it('sends reads of a statement with other values as queries of their own', async () => {
     const { batches, sent, endTurn } = setUp();
     const a = batches.rows(BY_NAME, ['a']);
     const b = batches.rows(BY_NAME, ['b']);
-    const one = batches.rows(LOOKUP.one, ['2']);
     endTurn();
     expect(await a).toEqual([TABLE[0], TABLE[2]]);
     expect(await b).toEqual([TABLE[1]]);
-    expect(await one).toEqual([TABLE[1]]);
-    expect(sent.map((query) => query.statement)).toEqual(['by_name', 'by_name', 'by_id']);
+    expect(sent).toEqual([
+      { statement: 'by_name', values: ['a'] },
+      { statement: 'by_name', values: ['b'] },
+    ]);
   });
 
   it('never joins a query already sent: a read of the next turn asks again', async () => {
@@ -76,30 +81,53 @@ describe('ReadBatches', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('asks one lookup alone with its own statement, and a turn of lookups with one query for all keys', async () => {
+  it('asks a mergeable read alone with its own statement, and a turn of them with one query, each its own rows', async () => {
     const { batches, sent, endTurn } = setUp();
-    const alone = batches.lookup(LOOKUP, '2');
+    const alone = batches.rows(BY_ID, [2]);
     endTurn();
-    expect(await alone).toEqual(TABLE[1]);
-    const found = [batches.lookup(LOOKUP, '3'), batches.lookup(LOOKUP, '1'), batches.lookup(LOOKUP, '3')];
-    const missing = batches.lookup(LOOKUP, '9');
+    expect(ids(await alone)).toEqual(['2']);
+    const found = [batches.rows(BY_ID, [3]), batches.rows(BY_ID, [1]), batches.rows(BY_ID, [3])];
+    const missing = batches.rows(BY_ID, [9]);
     endTurn();
-    expect(await Promise.all(found)).toEqual([TABLE[2], TABLE[0], TABLE[2]]);
-    expect(await missing).toBeUndefined();
+    expect((await Promise.all(found)).map(ids)).toEqual([['3'], ['1'], ['3']]);
+    expect(await missing).toEqual([]);
     expect(sent).toEqual([
-      { statement: 'by_id', values: ['2'] },
-      { statement: 'by_ids', values: [['3', '1', '9']] },
+      { statement: 'by_id', values: [2] },
+      { statement: 'by_ids', values: [[3, 1, 9]] },
+    ]);
+  });
+
+  it('merges reads of several values column by column', async () => {
+    const sent: Array<readonly unknown[]> = [];
+    let pending: (() => void) | undefined;
+    const batches = new ReadBatches(
+      async (_statement, values) => {
+        sent.push(values);
+        return [];
+      },
+      (flush) => (pending = flush),
+    );
+    const page: MergeableRead = { one: { name: 'page', text: '…' }, many: { name: 'pages', text: '…' } };
+    const reads = [batches.rows(page, [0, 7, 21]), batches.rows(page, [40, 7, 21]), batches.rows(page, [0, 8, 3])];
+    pending?.();
+    await Promise.all(reads);
+    expect(sent).toEqual([
+      [
+        [0, 40, 0],
+        [7, 7, 8],
+        [21, 21, 3],
+      ],
     ]);
   });
 
   it('fails exactly the reads a failed query carried', async () => {
     const broken = new Error('connection lost');
-    const { batches, endTurn } = setUp((statement) => (statement === LOOKUP.many ? broken : undefined));
-    const lookups = [batches.lookup(LOOKUP, '1'), batches.lookup(LOOKUP, '2')];
+    const { batches, endTurn } = setUp((statement) => (statement === BY_ID.many ? broken : undefined));
+    const merged = [batches.rows(BY_ID, [1]), batches.rows(BY_ID, [2])];
     const read = batches.rows(BY_NAME, ['b']);
     endTurn();
-    await expect(lookups[0]).rejects.toBe(broken);
-    await expect(lookups[1]).rejects.toBe(broken);
+    await expect(merged[0]).rejects.toBe(broken);
+    await expect(merged[1]).rejects.toBe(broken);
     expect(await read).toEqual([TABLE[1]]);
   });
 

@@ -9,54 +9,56 @@ export type RunStatement = (statement: Statement, values: readonly unknown[]) =>
 /** Calls `flush` once the current turn of the event loop has handled its I/O (setImmediate). */
 export type Defer = (flush: () => void) => void;
 
+/** The column of a merged statement's rows that says which read (1-based, in the order of the arrays) a row answers. */
+export const READ_ORDINAL = 'read_ordinal';
+
 /**
- * Rows looked up one key at a time, which may also be asked for many keys at once:
- * `one` takes the key as `$1`, `many` an array of keys as `$1` (`= ANY($1)`), and
- * `key` is the column whose value (as text) is the key of each row.
+ * A read that can be asked for many value lists at once: `one` takes one read's
+ * values; `many` takes, as `$i`, the array of every read's `i`-th value, and
+ * returns each row with `read_ordinal` (`unnest(…) WITH ORDINALITY`), the rows of
+ * one read in the order `one` would return them.
  */
-export interface KeyedLookup {
+export interface MergeableRead {
   readonly one: Statement;
   readonly many: Statement;
-  readonly key: string;
 }
 
-interface Waiter<T> {
-  readonly resolve: (value: T) => void;
+interface Waiter {
+  readonly resolve: (rows: readonly Row[]) => void;
   readonly reject: (error: unknown) => void;
 }
 
-interface SharedRead {
-  readonly statement: Statement;
+/** One distinct read of a turn, and everyone waiting for it. */
+interface Asked {
   readonly values: readonly unknown[];
   readonly promise: Promise<readonly Row[]>;
-  readonly waiter: Waiter<readonly Row[]>;
+  readonly waiter: Waiter;
 }
 
-/** What one turn asked of one lookup: each key once, with everyone waiting for its row. */
-type KeyWaiters = Map<string, Waiter<Row | undefined>[]>;
+/** What a turn asked of one statement (or mergeable read): its distinct value lists. */
+type Reads = Map<string, Asked>;
 
-function settable<T>(): { promise: Promise<T>; waiter: Waiter<T> } {
-  let waiter: Waiter<T> | undefined;
-  const promise = new Promise<T>((resolve, reject) => (waiter = { resolve, reject }));
-  return { promise, waiter: waiter as Waiter<T> };
+function asked(values: readonly unknown[]): Asked {
+  let waiter: Waiter | undefined;
+  const promise = new Promise<readonly Row[]>((resolve, reject) => (waiter = { resolve, reject }));
+  return { values, promise, waiter: waiter as Waiter };
 }
 
 /**
  * Reads outside transactions, gathered over one turn of the event loop and sent
- * when it has handled its I/O: under load a turn parses many requests, and each
+ * when it has handled its I/O: under load a turn parses many requests, and a
  * round trip to PostgreSQL costs far more CPU (system calls on both sides, the
- * driver, a backend's wake-up) than the lookup it carries.
+ * driver, a backend's wake-up) than the few rows it carries.
  * - Identical reads of a turn (the same statement and values) share one query and
- *   its rows: the rows are read-only for everyone.
- * - Lookups of a turn by key (`lookup`) become one query for all their keys.
+ *   its rows, which are read-only for everyone.
+ * - Reads of a turn of one `MergeableRead` go out as one query for all of them.
  *
  * A read never joins a query already sent: it waits for the next one, so it sees
  * every write committed before it was asked (a client's read after its own write
  * sees that write). A failed query fails exactly the reads it carried.
  */
 export class ReadBatches {
-  private shared = new Map<string, SharedRead>();
-  private lookups = new Map<KeyedLookup, KeyWaiters>();
+  private turn = new Map<Statement | MergeableRead, Reads>();
   private scheduled = false;
 
   constructor(
@@ -64,58 +66,44 @@ export class ReadBatches {
     private readonly defer: Defer = setImmediate,
   ) {}
 
-  /** The rows of `statement` with `values`, shared with identical reads of this turn. */
-  rows(statement: Statement, values: readonly unknown[]): Promise<readonly Row[]> {
-    const id = `${statement.name}\u0000${JSON.stringify(values)}`;
-    const pending = this.shared.get(id);
-    if (pending) return pending.promise;
-    const { promise, waiter } = settable<readonly Row[]>();
-    this.shared.set(id, { statement, values, promise, waiter });
-    this.schedule();
-    return promise;
-  }
-
-  /** The row of `lookup` whose key is `key` (undefined when there is none), asked with this turn's other keys. */
-  lookup(lookup: KeyedLookup, key: string): Promise<Row | undefined> {
-    let keys = this.lookups.get(lookup);
-    if (!keys) this.lookups.set(lookup, (keys = new Map()));
-    const { promise, waiter } = settable<Row | undefined>();
-    const waiters = keys.get(key);
-    if (waiters) waiters.push(waiter);
-    else keys.set(key, [waiter]);
-    this.schedule();
-    return promise;
-  }
-
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.defer(() => this.flush());
+  /** The rows of `read` (a statement, or a read that can be merged with others) with `values`. */
+  rows(read: Statement | MergeableRead, values: readonly unknown[]): Promise<readonly Row[]> {
+    let reads = this.turn.get(read);
+    if (!reads) this.turn.set(read, (reads = new Map()));
+    const key = JSON.stringify(values);
+    let pending = reads.get(key);
+    if (!pending) reads.set(key, (pending = asked(values)));
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.defer(() => this.flush());
+    }
+    return pending.promise;
   }
 
   private flush(): void {
-    const shared = this.shared;
-    const lookups = this.lookups;
-    this.shared = new Map();
-    this.lookups = new Map();
+    const turn = this.turn;
+    this.turn = new Map();
     this.scheduled = false;
-    for (const read of shared.values()) {
-      this.send(read.statement, read.values).then(read.waiter.resolve, read.waiter.reject);
+    for (const [read, reads] of turn) {
+      if ('many' in read && reads.size > 1) this.sendMerged(read, [...reads.values()]);
+      else {
+        const statement = 'many' in read ? read.one : read;
+        for (const each of reads.values())
+          this.send(statement, each.values).then(each.waiter.resolve, each.waiter.reject);
+      }
     }
-    for (const [lookup, keys] of lookups) this.sendLookup(lookup, keys);
   }
 
-  private sendLookup(lookup: KeyedLookup, keys: KeyWaiters): void {
-    const asked = [...keys.keys()];
-    const rows = asked.length === 1 ? this.send(lookup.one, asked) : this.send(lookup.many, [asked]);
-    rows.then(
-      (found) => {
-        const byKey = new Map<string, Row>();
-        for (const row of found) byKey.set(String(row[lookup.key]), row);
-        for (const [key, waiters] of keys) for (const waiter of waiters) waiter.resolve(byKey.get(key));
+  private sendMerged(read: MergeableRead, reads: readonly Asked[]): void {
+    const columns = reads[0].values.map((_, i) => reads.map((each) => each.values[i]));
+    this.send(read.many, columns).then(
+      (rows) => {
+        const answers = reads.map((): Row[] => []);
+        for (const row of rows) answers[Number(row[READ_ORDINAL]) - 1]?.push(row);
+        reads.forEach((each, i) => each.waiter.resolve(answers[i]));
       },
       (error: unknown) => {
-        for (const waiters of keys.values()) for (const waiter of waiters) waiter.reject(error);
+        for (const each of reads) each.waiter.reject(error);
       },
     );
   }

@@ -102,6 +102,39 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       expect(pages[0].items).toEqual([pets[1], pets[3]]);
     });
 
+    it('answers pages asked at the same moment as it answers each asked alone', async () => {
+      const ids: number[] = [];
+      for (const status of ['available', 'sold', 'pending', 'available', 'sold'] as const) {
+        ids.push((await create(`M ${ids.length}`, status)).id);
+      }
+      // A later category with pets of its own: a page of the first must stop at the first's last pet.
+      const other = (await store.categories.create({ name: `Contract other ${Math.random()}` })).id;
+      const others = [(await create('O 1', 'available', other)).id, (await create('O 2', 'sold', other)).id];
+      const reads = [
+        () => store.pets.findPage({}, firstPage(3)),
+        () => store.pets.findPage({}, { limit: 2, afterId: ids[1] }),
+        () => store.pets.findPage({}, { limit: 2, afterId: ids[1] }),
+        () => store.pets.findPage({}, { limit: 1, afterId: ids[4] }),
+        () => store.pets.findPage({ categoryId }, { limit: 2, afterId: ids[0] }),
+        () => store.pets.findPage({ categoryId }, { limit: 10, afterId: null }),
+        () => store.pets.findPage({ categoryId: other }, firstPage()),
+        () => store.pets.findPage({ categoryId: other }, { limit: 5, afterId: ids[0] }),
+        () => store.pets.findPage({ categoryId: categoryId + 1000 }, firstPage()),
+        () => store.pets.findPage({ categoryId, statuses: ['sold'] }, firstPage()),
+        () => store.pets.findPage({ statuses: ['available', 'pending'] }, { limit: 2, afterId: ids[0] }),
+      ];
+      const alone: Array<Awaited<ReturnType<(typeof reads)[number]>>> = [];
+      for (const read of reads) alone.push(await read());
+      expect(await Promise.all(reads.map((read) => read()))).toEqual(alone);
+      expect(alone[4]).toEqual({
+        items: [expect.objectContaining({ id: ids[1] }), expect.objectContaining({ id: ids[2] })],
+        hasMore: true,
+      });
+      expect(alone[5]).toEqual({ items: ids.map((id) => expect.objectContaining({ id })), hasMore: false });
+      expect(alone[6].items.map((pet) => pet.id)).toEqual(others);
+      expect(alone[7].items.map((pet) => pet.id)).toEqual(others);
+    });
+
     it('reads what was committed before the read was asked, also when the same read was asked just before', async () => {
       const pet = await create('Before');
       const earlier = store.pets.findById(pet.id);

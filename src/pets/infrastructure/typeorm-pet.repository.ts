@@ -11,7 +11,7 @@ import type { Pet } from '../domain/pet.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../domain/pet.errors.js';
 import type { PetFilter, PetRepository } from '../domain/pet.repository.js';
 import { PetMapper } from './pet.mapper.js';
-import { PET_LOOKUP, petPageStatement, petPageValues, type PetRow } from './pet.statements.js';
+import { PET_BY_ID, petPageRead, petPageValues, type PetRow } from './pet.statements.js';
 import { PetOrmEntity } from './pet.orm-entity.js';
 
 /** Pets in PostgreSQL: reads outside transactions as prepared statements, writes through TypeORM in the given transaction. */
@@ -27,23 +27,24 @@ export class TypeOrmPetRepository implements PetRepository {
       const row = await (await this.in(tx)).findOneBy({ id: toInt8(id) });
       return row && PetMapper.toDomain(row);
     }
-    const row = await this.sql.lookup<PetRow>(PET_LOOKUP, String(id));
+    const [row] = await this.sql.rows<PetRow>(PET_BY_ID, [id]);
     return row ? PetMapper.fromRow(row) : null;
   }
 
   async findPage(filter: PetFilter, { limit, afterId }: PageRequest): Promise<Page<Pet>> {
     const ids = onlyIds(filter, afterId, limit);
     if (ids) return { items: await this.findEach(ids), hasMore: false };
-    const rows = await this.sql.rows<PetRow>(petPageStatement(filter), petPageValues(filter, afterId, limit + 1));
+    const rows = await this.sql.rows<PetRow>(petPageRead(filter), petPageValues(filter, afterId, limit + 1));
     return toPage(rows.map(PetMapper.fromRow), limit);
   }
 
   /** The pets of `ids` that exist, by id ascending: each looked up with the other reads of its turn. */
   private async findEach(ids: readonly number[]): Promise<Pet[]> {
-    const rows = await Promise.all(ids.map((id) => this.sql.lookup<PetRow>(PET_LOOKUP, String(id))));
-    const pets: Pet[] = [];
-    for (const row of rows) if (row) pets.push(PetMapper.fromRow(row));
-    return pets.sort((a, b) => a.id - b.id);
+    const found = await Promise.all(ids.map((id) => this.sql.rows<PetRow>(PET_BY_ID, [id])));
+    return found
+      .flat()
+      .map(PetMapper.fromRow)
+      .sort((a, b) => a.id - b.id);
   }
 
   async create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet> {
