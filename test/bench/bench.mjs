@@ -41,7 +41,7 @@ import pg from 'pg';
 import { deleteRedisKeys, ENTRY, recreateDatabase } from '../support/spawn-service.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
-import { CATEGORY_PETS, loadDataset, resetHotPet } from './lib/dataset.mjs';
+import { CATEGORY_PETS, loadDataset, resetHotPet, SPREAD } from './lib/dataset.mjs';
 import { LOADER, runScenario } from './lib/measure.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
 import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
@@ -106,21 +106,34 @@ function parseOptions(argv, env) {
 function loadScenarios(data, databaseUrl, baseline) {
   const all = ['service', ...(baseline ? ['baseline'] : []), 'minimal', 'floor'];
   const order = JSON.stringify({ petId: data.hotPetId, quantity: 1 });
+  // Every request of a scenario but the first page asks a different pet or page, at random among
+  // SPREAD: 50 clients asking for the very same thing at once is not what a pet store sees (and a
+  // server that shares identical reads would be measured on that alone).
+  const spread = (paths) => ({ path: paths[0], paths });
+  const byId = spread(data.spreadPetIds.map((id) => `/pets?id=${id}`));
+  const many = `${SPREAD.toLocaleString('en')} different`;
   return [
-    { id: 'pets-by-id', title: 'GET /pets?id=N', servers: all, request: { path: `/pets?id=${data.petId}` } },
-    { id: 'pet-by-path', title: 'GET /pets/{id} (deprecated)', servers: all, request: { path: `/pets/${data.petId}` } },
+    { id: 'pets-by-id', title: `GET /pets?id=N (${many} N)`, servers: all, request: byId },
+    {
+      id: 'pet-by-path',
+      title: `GET /pets/{id} (deprecated; ${many} ids)`,
+      servers: all,
+      request: spread(data.spreadPetIds.map((id) => `/pets/${id}`)),
+    },
     { id: 'list-first', title: 'GET /pets (first page)', servers: all, request: { path: '/pets' } },
     {
       id: 'deep-10k',
-      title: `GET /pets deep page of ${CATEGORY_PETS.toLocaleString('en')}`,
+      title: `GET /pets deep page of ${CATEGORY_PETS.toLocaleString('en')} (${many} cursors)`,
       servers: all,
-      request: { path: `/pets?categoryId=${data.categoryId}&cursor=${encodeCursor(data.deep10kAfter)}` },
+      request: spread(
+        data.deep10kAfters.map((after) => `/pets?categoryId=${data.categoryId}&cursor=${encodeCursor(after)}`),
+      ),
     },
     {
       id: 'deep-1m',
-      title: `GET /pets deep page of ${data.totalPets.toLocaleString('en')}`,
+      title: `GET /pets deep page of ${data.totalPets.toLocaleString('en')} (${many} cursors)`,
       servers: all,
-      request: { path: `/pets?cursor=${encodeCursor(data.deep1mAfter)}` },
+      request: spread(data.deep1mAfters.map((after) => `/pets?cursor=${encodeCursor(after)}`)),
     },
     {
       id: 'orders',
@@ -131,9 +144,9 @@ function loadScenarios(data, databaseUrl, baseline) {
     },
     {
       id: 'redis',
-      title: 'GET /pets?id=N, Redis limiter vs in-memory',
+      title: `GET /pets?id=N (${many} N), Redis limiter vs in-memory`,
       servers: ['service', 'service+redis'],
-      request: { path: `/pets?id=${data.petId}` },
+      request: byId,
     },
   ];
 }

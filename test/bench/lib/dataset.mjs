@@ -30,6 +30,18 @@ export async function resetHotPet(databaseUrl, hotPetId) {
   }
 }
 
+/** How many different requests a spread scenario asks (at random, each time). */
+export const SPREAD = 1_000;
+
+/** `count` ids in `[first, last]`, the same ones on every run (a fixed linear congruential sequence). */
+function spread(first, last, count) {
+  let state = 12_345;
+  return Array.from({ length: count }, () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return first + (state % (last - first + 1));
+  });
+}
+
 /** Inserts `count` pets into `categoryId` (statuses 80% available, 10% pending, 10% sold); their id range. */
 async function insertPets(db, categoryId, count, label) {
   const { rows } = await db.query(
@@ -84,6 +96,11 @@ export async function loadDataset(databaseUrl) {
       deep1mAfter: inBulk.last - Math.floor(TOTAL_PETS * 0.1),
       /** Near the end of the 10k: a page with no next link. */
       last10kAfter: inSmall.last - 5,
+      /** Pets across the million, for the scenarios that ask a different pet each time. */
+      spreadPetIds: spread(inBulk.first, inBulk.last, SPREAD),
+      /** Cursors of deep pages, the last SPREAD before each deep page's own (so every page is as deep). */
+      deep10kAfters: Array.from({ length: SPREAD }, (_, i) => inSmall.first + Math.floor(CATEGORY_PETS * 0.9) - 1 - i),
+      deep1mAfters: Array.from({ length: SPREAD }, (_, i) => inBulk.last - Math.floor(TOTAL_PETS * 0.1) - i),
     };
   } finally {
     await db.end();

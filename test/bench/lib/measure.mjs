@@ -8,8 +8,12 @@ import { wrkAvailable, wrkOnce } from './wrk.mjs';
 /** The load generator of this run: 'wrk' when it is installed, else 'autocannon'. */
 export const LOADER = wrkAvailable() ? 'wrk' : 'autocannon';
 
-async function autocannonOnce(url, { method, headers, body, seconds, connections }) {
-  const result = await autocannon({ url, method, body, headers, connections, duration: seconds });
+/** A random one of `paths`, for a scenario spread over many requests. */
+const anyOf = (paths) => paths[Math.floor(Math.random() * paths.length)];
+
+async function autocannonOnce(url, { method, headers, body, seconds, connections, paths }) {
+  const requests = paths ? [{ setupRequest: (request) => ({ ...request, path: anyOf(paths) }) }] : undefined;
+  const result = await autocannon({ url, method, body, headers, connections, duration: seconds, requests });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -26,7 +30,10 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** One load run: throughput, latency, failures, and the server's CPU time per request. */
+/**
+ * One load run: throughput, latency, failures, and the server's CPU time per request.
+ * A request with `paths` asks a random one of them each time (its `path` is the first).
+ */
 export async function loadOnce(server, request, { seconds, connections, key }) {
   const headers = { 'X-API-Key': key };
   if (request.body) headers['Content-Type'] = 'application/json';
@@ -34,7 +41,8 @@ export async function loadOnce(server, request, { seconds, connections, key }) {
   const generate = LOADER === 'wrk' ? wrkOnce : autocannonOnce;
   const url = `${server.base}${request.path}`;
   const method = request.method ?? 'GET';
-  const result = await generate(url, { method, headers, body: request.body, seconds, connections });
+  const paths = request.paths;
+  const result = await generate(url, { method, headers, body: request.body, seconds, connections, paths });
   const cpuAfter = cpuMs(server.pid);
   return { ...result, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
 }

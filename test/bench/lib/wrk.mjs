@@ -26,10 +26,15 @@ function lua(text) {
   return `${literal}"`;
 }
 
-function script({ method, headers, body }) {
+function script({ method, headers, body, paths }) {
   const lines = [`wrk.method = ${lua(method)}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
   if (body !== undefined) lines.push(`wrk.body = ${lua(body)}`);
+  if (paths) {
+    // A random one of the paths each time (method, headers and body as above).
+    lines.push(`local paths = { ${paths.map(lua).join(', ')} }`);
+    lines.push('request = function() return wrk.format(nil, paths[math.random(#paths)]) end');
+  }
   lines.push(
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
@@ -43,11 +48,12 @@ function script({ method, headers, body }) {
 /**
  * One wrk run against `url`: the same figures as autocannon's (req/s, p50 and p99 in
  * ms, requests, responses with a status of 400 or more, socket errors and timeouts).
+ * With `paths`, each request asks a random one of them instead of the URL's path.
  */
-export async function wrkOnce(url, { method, headers, body, seconds, connections }) {
+export async function wrkOnce(url, { method, headers, body, seconds, connections, paths }) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-wrk-'));
   const file = join(dir, 'request.lua');
-  writeFileSync(file, script({ method, headers, body }));
+  writeFileSync(file, script({ method, headers, body, paths }));
   try {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, url];
     const stdout = await new Promise((done, fail) =>
