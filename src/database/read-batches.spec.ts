@@ -70,6 +70,32 @@ describe('ReadBatches', () => {
     ]);
   });
 
+  it('shares only values JSON tells apart: a date, a bigint or NaN is read on its own', async () => {
+    const { batches, sent, endTurn } = setUp();
+    const at = new Date('2026-11-26T00:00:00Z');
+    const reads = [
+      batches.rows(BY_NAME, [at]),
+      batches.rows(BY_NAME, [at.toISOString()]),
+      batches.rows(BY_NAME, [5n]),
+      batches.rows(BY_NAME, ['5']),
+      batches.rows(BY_NAME, [Number.NaN]),
+      batches.rows(BY_NAME, [null]),
+      batches.rows(BY_NAME, [[1, '1']]),
+      batches.rows(BY_NAME, [[1, '1']]),
+    ];
+    endTurn();
+    await Promise.all(reads);
+    expect(sent.map((query) => query.values)).toEqual([
+      [at],
+      [at.toISOString()],
+      [5n],
+      ['5'],
+      [Number.NaN],
+      [null],
+      [[1, '1']],
+    ]);
+  });
+
   it('never joins a query already sent: a read of the next turn asks again', async () => {
     const { batches, sent, endTurn } = setUp();
     const before = batches.rows(BY_NAME, ['a']);

@@ -38,6 +38,18 @@ interface Asked {
 /** What a turn asked of one statement (or mergeable read): its distinct value lists. */
 type Reads = Map<string, Asked>;
 
+/** Whether pg sends `value` as JSON would write it, so that equal JSON means an equal read. */
+function plain(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value); // NaN and Infinity would read as null
+  return Array.isArray(value) && value.every(plain);
+}
+
+/** What identical reads share: their values as JSON; undefined (never shared) for values JSON would blur (dates, bigints). */
+function sharedKey(values: readonly unknown[]): string | undefined {
+  return values.every(plain) ? JSON.stringify(values) : undefined;
+}
+
 function asked(values: readonly unknown[]): Asked {
   let waiter: Waiter | undefined;
   const promise = new Promise<readonly Row[]>((resolve, reject) => (waiter = { resolve, reject }));
@@ -60,6 +72,7 @@ function asked(values: readonly unknown[]): Asked {
 export class ReadBatches {
   private turn = new Map<Statement | MergeableRead, Reads>();
   private scheduled = false;
+  private unshared = 0;
 
   constructor(
     private readonly run: RunStatement,
@@ -70,7 +83,7 @@ export class ReadBatches {
   rows(read: Statement | MergeableRead, values: readonly unknown[]): Promise<readonly Row[]> {
     let reads = this.turn.get(read);
     if (!reads) this.turn.set(read, (reads = new Map()));
-    const key = JSON.stringify(values);
+    const key = sharedKey(values) ?? `unshared ${this.unshared++}`;
     let pending = reads.get(key);
     if (!pending) reads.set(key, (pending = asked(values)));
     if (!this.scheduled) {
