@@ -1,5 +1,5 @@
 import type { Statement } from './prepared-sql.js';
-import { type MergeableRead, READ_ORDINAL, ReadBatches, type Row } from './read-batches.js';
+import { MAX_MERGED, type MergeableRead, READ_ORDINAL, ReadBatches, type Row } from './read-batches.js';
 
 const BY_NAME: Statement = { name: 'by_name', text: 'SELECT * FROM t WHERE name = $1' };
 const BY_ID: MergeableRead = {
@@ -144,6 +144,23 @@ describe('ReadBatches', () => {
         [21, 21, 3],
       ],
     ]);
+  });
+
+  it('merges at most MAX_MERGED reads into one query, and sends a last one left over alone', async () => {
+    const { batches, sent, endTurn } = setUp();
+    const count = MAX_MERGED * 2 + 1;
+    const reads = Array.from({ length: count }, (_, i) => batches.rows(BY_ID, [i + 1]));
+    endTurn();
+    const answers = await Promise.all(reads);
+    expect(answers.slice(0, 3).map(ids)).toEqual([['1'], ['2'], ['3']]);
+    expect(answers.slice(3).every((rows) => rows.length === 0)).toBe(true);
+    const sizes = sent.map((query) => [query.statement, Array.isArray(query.values[0]) ? query.values[0].length : 1]);
+    expect(sizes).toEqual([
+      ['by_ids', MAX_MERGED],
+      ['by_ids', MAX_MERGED],
+      ['by_id', 1],
+    ]);
+    expect(sent[2].values).toEqual([count]);
   });
 
   it('fails exactly the reads a failed query carried', async () => {

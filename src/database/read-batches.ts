@@ -9,6 +9,13 @@ export type RunStatement = (statement: Statement, values: readonly unknown[]) =>
 /** Calls `flush` once the current turn of the event loop has handled its I/O (setImmediate). */
 export type Defer = (flush: () => void) => void;
 
+/**
+ * The most reads one merged query carries: a turn with more sends several, which
+ * spread over the pool, and none grows into a statement that could run into the
+ * statement timeout for reads that would each have been quick.
+ */
+export const MAX_MERGED = 100;
+
 /** The column of a merged statement's rows that says which read (1-based, in the order of the arrays) a row answers. */
 export const READ_ORDINAL = 'read_ordinal';
 
@@ -98,13 +105,21 @@ export class ReadBatches {
     this.turn = new Map();
     this.scheduled = false;
     for (const [read, reads] of turn) {
-      if ('many' in read && reads.size > 1) this.sendMerged(read, [...reads.values()]);
-      else {
-        const statement = 'many' in read ? read.one : read;
-        for (const each of reads.values())
-          this.send(statement, each.values).then(each.waiter.resolve, each.waiter.reject);
+      if (!('many' in read)) {
+        for (const each of reads.values()) this.sendOne(read, each);
+        continue;
+      }
+      const all = [...reads.values()];
+      for (let start = 0; start < all.length; start += MAX_MERGED) {
+        const part = all.slice(start, start + MAX_MERGED);
+        if (part.length === 1) this.sendOne(read.one, part[0]);
+        else this.sendMerged(read, part);
       }
     }
+  }
+
+  private sendOne(statement: Statement, read: Asked): void {
+    this.send(statement, read.values).then(read.waiter.resolve, read.waiter.reject);
   }
 
   private sendMerged(read: MergeableRead, reads: readonly Asked[]): void {
