@@ -3,7 +3,8 @@
 // log line, metrics, security headers, ETag, the draft RateLimit headers): find the
 // API key by its SHA-256 hash (cached 10 s), count a minute and a day window in
 // memory, set X-RateLimit-*, run the same SQL as named prepared statements on a pool
-// of 10, answer the same JSON and status codes. Only the HTTP layer differs between
+// of 10, with the pet reads of one turn of the event loop sent together as the
+// service sends them (reads.mjs), answer the same JSON and status codes. Only the HTTP layer differs between
 // the two references (minimal.mjs: node:http; floor.mjs: NestJS on Express), so they
 // share this module. Inputs are plain strings and objects; `res` is Node's
 // ServerResponse (Express's response extends it).
@@ -11,6 +12,7 @@ import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { URL, URLSearchParams } from 'node:url';
 import pg from 'pg';
+import { PetReads } from './reads.mjs';
 
 const KEY_CACHE_TTL_MS = 10_000;
 const MAX_CACHED_KEYS = 10_000;
@@ -42,7 +44,6 @@ const invalid = (problems) => new Refusal(400, 'VALIDATION_FAILED', `Invalid req
 const INT = /^(0|-?[1-9]\d{0,15})$/;
 const POSITIVE_ID = /^[1-9]\d{0,18}$/;
 
-const PET_BY_ID = 'SELECT id, name, category_id, status FROM pets WHERE id = $1';
 const KEY_BY_HASH =
   'SELECT id, plan, scopes, limit_per_minute, limit_per_day, created_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL';
 const LOCK_STOCK =
@@ -154,6 +155,7 @@ function nextPageLink(originalUrl, lastId) {
 export class ReferenceWork {
   constructor(env = process.env) {
     this.pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 10 });
+    this.pets = new PetReads(this.pool, (mask) => PAGE_STATEMENTS[mask], env);
     this.keys = new Map();
     this.counters = new Map();
     const deprecatedAt = new Date(env.PETS_GET_BY_ID_DEPRECATED_AT || '2026-11-01T00:00:00Z');
@@ -254,8 +256,7 @@ export class ReferenceWork {
       values.push(value);
     });
     values.push(q.limit + 1);
-    const statement = PAGE_STATEMENTS[mask];
-    const { rows } = await this.pool.query({ name: statement.name, text: statement.text, values });
+    const rows = await this.pets.page(q, mask, values);
     const count = Math.min(rows.length, q.limit);
     const pets = new Array(count);
     for (let i = 0; i < count; i++) pets[i] = toPet(rows[i]);
@@ -281,9 +282,9 @@ export class ReferenceWork {
     const id = Number(petIdText);
     const notFound = () => new Refusal(404, 'PET_NOT_FOUND', `Pet ${petIdText} does not exist`);
     if (!Number.isSafeInteger(id)) throw notFound();
-    const { rows } = await this.pool.query({ name: 'bench_pet_by_id', text: PET_BY_ID, values: [id] });
-    if (rows.length === 0) throw notFound();
-    return toPet(rows[0]);
+    const row = await this.pets.byId(id);
+    if (!row) throw notFound();
+    return toPet(row);
   }
 
   /** POST /store/orders as a naive transaction: BEGIN; SELECT … FOR UPDATE; UPDATE; INSERT; COMMIT. */
