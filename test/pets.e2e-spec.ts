@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
+import { encodeCursor as cursorAfter } from '../src/shared/paging/cursor.js';
 import { expectError, followPages, KEY, nextLink, rawJson } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -213,6 +214,31 @@ describe('pets (e2e)', () => {
       expect(await list(`id=${p4.id}&id=999999999&id=${p0.id}&id=${p2.id}`)).toEqual([p0, p2, p4]);
       expect(await list(`id=${p2.id}`)).toEqual([p2]);
       expect(await list('id=999999999')).toEqual([]);
+    });
+
+    it('answers requests that arrive together each with its own pets, pages and ETag', async () => {
+      const [p0, p1, p2, , p4] = pets;
+      const asked = [
+        { path: `/pets/${p2.id}`, status: 200, body: p2 },
+        { path: '/pets/999999999', status: 404 },
+        { path: `/pets?id=${p4.id}&id=${p0.id}&id=${p4.id}`, status: 200, body: [p0, p4] },
+        { path: `/pets?id=${p1.id}`, status: 200, body: [p1] },
+        { path: `/pets/${p0.id}`, status: 200, body: p0 },
+        {
+          path: `/pets?categoryId=${b}&limit=2`,
+          status: 200,
+          body: pets.filter((p) => p.categoryId === b).slice(0, 2),
+        },
+        { path: `/pets?limit=2&cursor=${cursorAfter(p0.id)}`, status: 200, body: [p1, p2] },
+        { path: `/pets?limit=1&cursor=${cursorAfter(p1.id)}`, status: 200, body: [p2] },
+        { path: `/pets/${p2.id}`, status: 200, body: p2 },
+      ];
+      const responses = await Promise.all(asked.map(({ path }) => api().get(path).set(KEY, reader)));
+      expect(responses.map((res) => res.status)).toEqual(asked.map((a) => a.status));
+      asked.forEach(({ body }, i) => body && expect(responses[i].body).toEqual(body));
+      // Each answer's ETag is its own body's: the same pet asked twice, the same tag.
+      expect(responses[0].headers.etag).toBe(responses[8].headers.etag);
+      expect(new Set(responses.map((res) => res.headers.etag)).size).toBe(asked.length - 1);
     });
 
     it('combines every filter', async () => {

@@ -25,6 +25,8 @@
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
+//   BENCH_REFERENCE_READS=single   the references send one statement per read (by default
+//                       they send the reads of one turn together, as the service does)
 //   PETSTORE_ENTRY      the built service (dist/petstore.mjs)
 //   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.mjs at an
 //                       earlier commit), loaded in the same interleaved rounds as 'baseline': the
@@ -98,6 +100,7 @@ function parseOptions(argv, env) {
     coldRuns: number('BENCH_COLD_RUNS', 3, 1),
     keepLogs: env.BENCH_KEEP_LOGS === '1',
     baseline: env.BENCH_BASELINE || undefined,
+    referenceReads: env.BENCH_REFERENCE_READS === 'single' ? 'single' : 'batched',
     key: `psk_bench_${randomBytes(20).toString('hex')}`,
   };
 }
@@ -268,6 +271,7 @@ function reportText(results, options) {
     `node ${results.machine.node}, PostgreSQL ${results.machine.postgres}, ${results.machine.cpus} CPUs; ` +
       `${results.machine.loader}, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
       `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)`,
+    `references' pet reads: ${o.referenceReads === 'single' ? 'one statement per request (BENCH_REFERENCE_READS=single)' : "those of one turn sent together, as the service's"}`,
     `load average (1, 5, 15 min): ${results.loadAverage.start} at the start, ${results.loadAverage.end} at the end`,
     ...results.notes,
   ].join('\n');
