@@ -16,6 +16,9 @@ export const TRANSFORM_OPTIONS = { enableImplicitConversion: false } as const sa
 /** The options object a `@Transform` function receives from class-transformer with them. */
 const TRANSFORM_FN_OPTIONS: ClassTransformOptions = { ...defaultOptions, ...TRANSFORM_OPTIONS };
 
+/** Read once: in the bundle, every read of an imported CommonJS binding is a getter call. */
+const PLAIN_TO_CLASS = TransformationType.PLAIN_TO_CLASS;
+
 /**
  * The instance the full path (`plainToInstance`, then `validate`) would return for
  * this input, or undefined when the input is not plainly valid: the full path then
@@ -78,7 +81,7 @@ function instanceIfValid(
         value: field,
         key,
         obj: value,
-        type: TransformationType.PLAIN_TO_CLASS,
+        type: PLAIN_TO_CLASS,
         options: TRANSFORM_FN_OPTIONS,
       });
     }
