@@ -83,6 +83,10 @@ export async function loadDataset(databaseUrl) {
     await db.query('VACUUM ANALYZE categories, pets, inventory');
     await resetHotPet(databaseUrl, hotPetId);
     const total = Number((await db.query('SELECT count(*) AS n FROM pets')).rows[0].n);
+    const deep10kAfter = inSmall.first + Math.floor(CATEGORY_PETS * 0.9) - 1;
+    const deep1mAfter = inBulk.last - Math.floor(TOTAL_PETS * 0.1);
+    /** `after` and the SPREAD - 1 ids before it: pages as deep as its own. */
+    const upTo = (after) => Array.from({ length: SPREAD }, (_, i) => after - i);
     return {
       totalPets: total,
       categoryId: small,
@@ -92,15 +96,15 @@ export async function loadDataset(databaseUrl) {
       hotPetId,
       soldPetId,
       /** Ids after which the deep pages start: 90% of the way through each set. */
-      deep10kAfter: inSmall.first + Math.floor(CATEGORY_PETS * 0.9) - 1,
-      deep1mAfter: inBulk.last - Math.floor(TOTAL_PETS * 0.1),
+      deep10kAfter,
+      deep1mAfter,
       /** Near the end of the 10k: a page with no next link. */
       last10kAfter: inSmall.last - 5,
       /** Pets across the million, for the scenarios that ask a different pet each time. */
       spreadPetIds: spread(inBulk.first, inBulk.last, SPREAD),
       /** Cursors of deep pages, the last SPREAD before each deep page's own (so every page is as deep). */
-      deep10kAfters: Array.from({ length: SPREAD }, (_, i) => inSmall.first + Math.floor(CATEGORY_PETS * 0.9) - 1 - i),
-      deep1mAfters: Array.from({ length: SPREAD }, (_, i) => inBulk.last - Math.floor(TOTAL_PETS * 0.1) - i),
+      deep10kAfters: upTo(deep10kAfter),
+      deep1mAfters: upTo(deep1mAfter),
     };
   } finally {
     await db.end();
