@@ -1,5 +1,6 @@
 import { IncomingMessage, type ServerOptions, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import { carryFixedHeaderLines } from '../shared/http/fixed-header-lines.js';
 
 /** The `IncomingMessage`/`ServerResponse` options of `http.createServer`. */
 export type MessageClasses = Required<Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>>;
@@ -20,7 +21,8 @@ export type MessageClasses = Required<Pick<ServerOptions, 'IncomingMessage' | 'S
  *
  * The app's `request`/`response` become the classes' prototypes: same parent
  * (Express's own), same `app` property, so `req.app`, `req.get` and every helper
- * Express and its users rely on are where they were.
+ * Express and its users rely on are where they were. The responses can carry
+ * fixed head lines (`carryFixedHeaderLines`: the API's security headers).
  */
 export function expressMessageClasses(app: Express): MessageClasses {
   class ExpressRequest extends IncomingMessage {}
@@ -28,6 +30,7 @@ export function expressMessageClasses(app: Express): MessageClasses {
   const target = app as unknown as { request: object; response: object };
   target.request = adopt(ExpressRequest.prototype, target.request);
   target.response = adopt(ExpressResponse.prototype, target.response);
+  carryFixedHeaderLines(ExpressResponse.prototype);
   return { IncomingMessage: ExpressRequest, ServerResponse: ExpressResponse };
 }
 

@@ -1,5 +1,6 @@
 import { API_KEY_HEADER } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
+import { FixedHeaderLines, setFixedHeaders } from './fixed-header-lines.js';
 import { apiSecurityHeaders, documentSecurityHeaders, type HeaderList } from './security-headers.js';
 
 /** Any cache may keep the answer for its own client only, and must ask again (ETag: 304) before reusing it. */
@@ -28,9 +29,10 @@ function markPrivateResponse(res: Response): void {
 
 /**
  * The headers every response starts with, in one middleware: the security headers
- * (computed once, see `security-headers.ts`) — the API's, or under the public paths
- * (the documentation) those made for HTML — and, outside the public paths, the
- * private cache policy of `markPrivateResponse`.
+ * (computed once, see `security-headers.ts`) — the API's, rendered once as fixed
+ * head lines (`FixedHeaderLines`), or under the public paths (the documentation)
+ * those made for HTML — and, outside the public paths, the private cache policy of
+ * `markPrivateResponse`.
  */
 export function responseDefaults(
   publicPaths: readonly string[],
@@ -38,11 +40,12 @@ export function responseDefaults(
   documents: HeaderList = documentSecurityHeaders(),
 ): (req: Request, res: Response, next: NextFunction) => void {
   const isPublic = underAnyOf(publicPaths);
+  const apiLines = new FixedHeaderLines(api);
   return (req, res, next) => {
     if (isPublic(req.path)) {
       for (const [name, value] of documents) res.setHeader(name, value);
     } else {
-      for (const [name, value] of api) res.setHeader(name, value);
+      setFixedHeaders(res, apiLines);
       markPrivateResponse(res);
     }
     next();
