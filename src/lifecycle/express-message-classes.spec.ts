@@ -2,7 +2,7 @@ import { createServer, IncomingMessage, type Server, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import { haveSameMap } from '../../test/support/v8-natives.js';
-import { carriesFixedHeaderLines } from '../shared/http/fixed-header-lines.js';
+import { takesHeadLines } from '../shared/http/head-lines.js';
 import { expressMessageClasses } from './express-message-classes.js';
 
 interface Seen {
@@ -50,7 +50,7 @@ describe('expressMessageClasses', () => {
     expect(Object.getPrototypeOf(res)).toBe(app.response);
     expect(req).toBeInstanceOf(IncomingMessage);
     expect(res).toBeInstanceOf(ServerResponse);
-    expect(carriesFixedHeaderLines(res)).toBe(true); // the security headers as fixed lines
+    expect(takesHeadLines(res)).toBe(true); // the service's own header fields as head lines
     expect(res.req).toBe(req);
   });
 

@@ -1,6 +1,6 @@
 import { IncomingMessage, type ServerOptions, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { carryFixedHeaderLines } from '../shared/http/fixed-header-lines.js';
+import { carryHeadLines } from '../shared/http/head-lines.js';
 
 /** The `IncomingMessage`/`ServerResponse` options of `http.createServer`. */
 export type MessageClasses = Required<Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'>>;
@@ -21,8 +21,8 @@ export type MessageClasses = Required<Pick<ServerOptions, 'IncomingMessage' | 'S
  *
  * The app's `request`/`response` become the classes' prototypes: same parent
  * (Express's own), same `app` property, so `req.app`, `req.get` and every helper
- * Express and its users rely on are where they were. The responses can carry
- * fixed head lines (`carryFixedHeaderLines`: the API's security headers).
+ * Express and its users rely on are where they were. The responses take
+ * head lines (`carryHeadLines`: the service's own header fields, rendered once).
  */
 export function expressMessageClasses(app: Express): MessageClasses {
   class ExpressRequest extends IncomingMessage {}
@@ -30,7 +30,7 @@ export function expressMessageClasses(app: Express): MessageClasses {
   const target = app as unknown as { request: object; response: object };
   target.request = adopt(ExpressRequest.prototype, target.request);
   target.response = adopt(ExpressResponse.prototype, target.response);
-  carryFixedHeaderLines(ExpressResponse.prototype);
+  carryHeadLines(ExpressResponse.prototype);
   return { IncomingMessage: ExpressRequest, ServerResponse: ExpressResponse };
 }
 

@@ -84,7 +84,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       requestLog.error({ err: exception, code: body.code, status: body.status }, summary);
       return;
     }
-    const requestId = res.getHeader('X-Request-Id');
+    const requestId = (req as { id?: unknown }).id ?? res.getHeader('X-Request-Id');
     const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
     this.logger.error(`${summary} [request ${String(requestId)}]: ${detail}`);
   }

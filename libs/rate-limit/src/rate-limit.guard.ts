@@ -1,9 +1,14 @@
 import type { CanActivate, ExecutionContext, OnModuleInit } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ThrottlerGuard, type ThrottlerRequest, type ThrottlerStorage } from '@nestjs/throttler';
-import type { Response } from 'express';
 import { MINUTE_MS } from './fixed-window.js';
-import { type RateLimitDecision, rateLimitHeaders, type WindowView, withRouteWindow } from './rate-limit-decision.js';
+import {
+  type HeaderTarget,
+  type RateLimitDecision,
+  setRateLimitHeaders,
+  type WindowView,
+  withRouteWindow,
+} from './rate-limit-decision.js';
 import type { RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import { recallRateLimit, rememberRateLimit } from './request-state.js';
 import { PLAN_THROTTLER, type ThrottledRoutes } from './throttled-routes.js';
@@ -81,7 +86,7 @@ class RouteThrottler extends ThrottlerGuard {
     const route = routeDecision(record, { name, limit, durationMs: ttl }, state.decision?.now ?? Date.now());
     const combined = withRouteWindow(state.decision, route);
     rememberRateLimit(req, { ...state, decision: combined }); // a second route limit adds to this one
-    (res as unknown as Response).set(rateLimitHeaders(combined));
+    setRateLimitHeaders(res as HeaderTarget, combined); // replaces the plan decision's fields
     if (combined.outcome === 'allowed') return true;
     // The window that frees last: the route's, or the plan's when this request spent its last one too.
     const { binding } = combined;

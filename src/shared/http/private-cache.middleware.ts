@@ -1,6 +1,6 @@
 import { API_KEY_HEADER } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
-import { FixedHeaderLines, setFixedHeaders } from './fixed-header-lines.js';
+import { FixedHeaderLines, setFixedHeaders } from './head-lines.js';
 import { apiSecurityHeaders, documentSecurityHeaders, type HeaderList } from './security-headers.js';
 
 /** Any cache may keep the answer for its own client only, and must ask again (ETag: 304) before reusing it. */
@@ -29,8 +29,8 @@ function markPrivateResponse(res: Response): void {
 
 /**
  * The headers every response starts with, in one middleware: the security headers
- * (computed once, see `security-headers.ts`) — the API's, rendered once as fixed
- * head lines (`FixedHeaderLines`), or under the public paths (the documentation)
+ * (computed once, see `security-headers.ts`) — the API's, rendered once as head
+ * lines (`FixedHeaderLines`), or under the public paths (the documentation)
  * those made for HTML — and, outside the public paths, the private cache policy of
  * `markPrivateResponse`.
  */
@@ -45,7 +45,7 @@ export function responseDefaults(
     if (isPublic(req.path)) {
       for (const [name, value] of documents) res.setHeader(name, value);
     } else {
-      setFixedHeaders(res, apiLines);
+      setFixedHeaders(res, 'security', apiLines);
       markPrivateResponse(res);
     }
     next();
