@@ -1,6 +1,8 @@
 import express, { type Express, type Request, type Response } from 'express';
+import { createServer, type Server } from 'node:http';
 import request, { type Response as TestResponse } from 'supertest';
 import { weakEtag } from '../shared/http/weak-etag.js';
+import { expressMessageClasses } from './express-message-classes.js';
 import { replyJson } from './json-reply.js';
 
 const BODIES: Record<string, object> = {
@@ -10,8 +12,14 @@ const BODIES: Record<string, object> = {
   dated: { at: new Date('2026-11-25T00:00:00Z'), nested: { ok: true } },
 };
 
-/** `/json/:body` answers with Express's `res.json`, `/fast/:body` with `replyJson`; `?status=` and `?type=` preset them. */
-function app(etag: unknown = weakEtag): { server: Express; handled: boolean[] } {
+/** Whether the app's server is built with the service's message classes (responses that take head lines). */
+let headLines = false;
+
+/**
+ * `/json/:body` answers with Express's `res.json`, `/fast/:body` with `replyJson`; `?status=` and `?type=` preset
+ * them. `server` is what the requests go to: the app, or a server of the service's message classes (`headLines`).
+ */
+function app(etag: unknown = weakEtag): { server: Express | Server; app: Express; handled: boolean[] } {
   const server = express();
   const handled: boolean[] = [];
   server.set('etag', etag);
@@ -29,7 +37,7 @@ function app(etag: unknown = weakEtag): { server: Express; handled: boolean[] } 
     handled.push(done);
     if (!done) res.json(BODIES[req.params.body]);
   });
-  return { server, handled };
+  return { server: headLines ? createServer(expressMessageClasses(server), server) : server, app: server, handled };
 }
 
 /** What a client sees of an answer, without the headers that differ between two requests. */
@@ -39,7 +47,12 @@ function seen(res: TestResponse): object {
   return { status: res.status, headers, text: res.text };
 }
 
-async function both(server: Express, method: 'get' | 'head', path: string, headers: Record<string, string> = {}) {
+async function both(
+  server: Express | Server,
+  method: 'get' | 'head',
+  path: string,
+  headers: Record<string, string> = {},
+) {
   const ask = (prefix: string) => {
     const req = request(server)[method](`/${prefix}/${path}`);
     for (const [name, value] of Object.entries(headers)) req.set(name, value);
@@ -48,7 +61,14 @@ async function both(server: Express, method: 'get' | 'head', path: string, heade
   return { express: seen(await ask('json')), fast: seen(await ask('fast')) };
 }
 
-describe('replyJson', () => {
+describe.each([
+  ['Node’s own responses', false],
+  ['responses that take head lines (the service’s)', true],
+])('replyJson, on %s', (_kind, withHeadLines) => {
+  beforeAll(() => {
+    headLines = withHeadLines;
+  });
+
   it.each(Object.keys(BODIES))('answers %s as res.json does: status, headers, body', async (name) => {
     const { server, handled } = app();
     const { express: expected, fast } = await both(server, 'get', name);
@@ -98,8 +118,8 @@ describe('replyJson', () => {
   });
 
   it('leaves to Express an app with JSON settings', async () => {
-    const { server, handled } = app();
-    server.set('json spaces', 2);
+    const { server, app: express, handled } = app();
+    express.set('json spaces', 2);
     const { express: expected, fast } = await both(server, 'get', 'pet');
     expect(fast).toEqual(expected);
     expect(handled).toEqual([false]);

@@ -1,6 +1,9 @@
 import type { Request, Response } from 'express';
+import { validateHeaderValue } from 'node:http';
+import { takesHeadLines } from '../shared/http/head-lines.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
+const CONTENT_TYPE_LINE = `Content-Type: ${JSON_UTF8}\r\n`;
 
 type EtagFn = (body: string, encoding: BufferEncoding) => string | undefined;
 
@@ -11,7 +14,10 @@ type EtagFn = (body: string, encoding: BufferEncoding) => string | undefined;
  * no body for HEAD. Every JSON answer of a route takes this path, so it leaves out
  * what Express does for any kind of body: charset parsing of a type it has just
  * set, a copy of the body into a Buffer to hash it, the freshness check of a
- * request with no conditional header (never fresh), and the setters' lookups.
+ * request with no conditional header (never fresh), and the setters' lookups. On a
+ * response that takes head lines (the service's), such a request that is not a
+ * HEAD gets its Content-Type and ETag as head lines and Node counts the
+ * Content-Length of the body `end` sends whole: no `setHeader` at all.
  *
  * Returns false, having done nothing, when the case is not that plain (a
  * Content-Type or ETag set by the handler, JSON settings on the app, a status
@@ -35,13 +41,21 @@ export function replyJson(res: Response, body: object): boolean {
   }
   const text = JSON.stringify(body) as string | undefined;
   if (text === undefined) return false;
-  res.setHeader('Content-Type', JSON_UTF8);
-  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
   const etagFn = app.get('etag fn') as EtagFn | undefined;
   const etag = typeof etagFn === 'function' ? etagFn(text, 'utf8') : undefined;
-  if (etag) res.setHeader('ETag', etag);
+  const conditional = req.headers['if-none-match'] || req.headers['if-modified-since'];
+  if (!conditional && req.method !== 'HEAD' && takesHeadLines(res)) {
+    // The plain case as head lines; Node counts the Content-Length of a body sent whole by `end`.
+    if (etag) validateHeaderValue('ETag', etag); // the app's etag fn may be anyone's
+    res.setHeadLines('representation', etag ? `${CONTENT_TYPE_LINE}ETag: ${etag}\r\n` : CONTENT_TYPE_LINE);
+    res.end(text, 'utf8');
+    return true;
+  }
+  res.setHeader('Content-Type', JSON_UTF8);
+  res.setHeader('Content-Length', Buffer.byteLength(text, 'utf8'));
+  if (etag) res.setHeader('ETag', etag); // read by `req.fresh`
   // Express's `req.fresh` is false without If-None-Match or If-Modified-Since: only asked when one is there.
-  if ((req.headers['if-none-match'] || req.headers['if-modified-since']) && req.fresh) {
+  if (conditional && req.fresh) {
     res.statusCode = 304;
     res.removeHeader('Content-Type');
     res.removeHeader('Content-Length');
