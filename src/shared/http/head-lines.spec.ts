@@ -80,6 +80,44 @@ describe('head lines', () => {
     expect(lines.slice(1, 5)).toEqual(['X-Frame-Options: DENY', 'X-Content-Type-Options: nosniff', 'X-A: 2', 'X-B: 1']);
   });
 
+  describe('given as a default (unlessSet)', () => {
+    const withDefault =
+      (then: Handler): Handler =>
+      (req, res) => {
+        (res as unknown as { setHeadLines(slot: string, lines: string, unlessSet?: string): void }).setHeadLines(
+          'test-cache',
+          'Cache-Control: private\r\n',
+          'cache-control',
+        );
+        then(req, res);
+      };
+    const cacheLines = async (then: Handler) =>
+      (await headOf(LinesResponse, withDefault(then))).filter((line) => /^cache-control:/i.test(line));
+
+    it('are written when the response names no such field', async () => {
+      expect(await cacheLines((_req, res) => res.setHeader('X-Other', '1').end())).toEqual(['Cache-Control: private']);
+      expect(await cacheLines((_req, res) => res.end())).toEqual(['Cache-Control: private']);
+    });
+
+    it('give way to the field set with setHeader, in any case', async () => {
+      expect(await cacheLines((_req, res) => res.setHeader('cache-CONTROL', 'no-store').end())).toEqual([
+        'cache-CONTROL: no-store',
+      ]);
+    });
+
+    it('give way to the field given to writeHead, as an object or an array, flat or of pairs', async () => {
+      const given: unknown[] = [
+        { 'Cache-Control': 'no-store' },
+        ['Cache-Control', 'no-store'],
+        [['Cache-Control', 'no-store']],
+      ];
+      for (const headers of given) {
+        const lines = await cacheLines((_req, res) => res.writeHead(200, headers as never).end());
+        expect(lines).toEqual(['Cache-Control: no-store']);
+      }
+    });
+  });
+
   it('are refused once the head is sent, as setHeader is', async () => {
     let refused: unknown;
     await headOf(LinesResponse, (_req, res) => {

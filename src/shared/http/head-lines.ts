@@ -6,41 +6,70 @@ import type { HeaderList } from './security-headers.js';
  * (`Name: value\r\n` each), kept under a slot: a later call for the same slot
  * replaces the lines, as `setHeader` replaces a value. The caller vouches for the
  * lines (no CR or LF but their ends, valid names): nothing checks them again.
+ * With `unlessSet` (a lower-case field name) they are a default: left out when the
+ * response's own headers name that field by the time the head is written.
  */
 export interface HeadLinesTarget {
-  setHeadLines(slot: string, lines: string): void;
+  setHeadLines(slot: string, lines: string, unlessSet?: string): void;
 }
 
 /** Node's `ServerResponse` method that renders the head: the status line, then each header set. */
 type StoreHeader = (this: ServerResponse, firstLine: string, headers: unknown) => void;
 const storeHeader = (ServerResponse.prototype as unknown as { _storeHeader?: StoreHeader })._storeHeader;
 
-/** The property of each slot, in the order slots were first used (the order of their lines on the wire). */
-const slotKeys = new Map<string, symbol>();
-const slotOrder: symbol[] = [];
+/** The properties of each slot (its lines, and the field they give way to), in the order slots were first used. */
+interface SlotKeys {
+  readonly lines: symbol;
+  readonly unlessSet: symbol;
+}
+const slotKeys = new Map<string, SlotKeys>();
+const slotOrder: SlotKeys[] = [];
 
-function keyOf(slot: string): symbol {
-  let key = slotKeys.get(slot);
-  if (key === undefined) {
-    key = Symbol(`headLines:${slot}`);
-    slotKeys.set(slot, key);
-    slotOrder.push(key);
+function keysOf(slot: string): SlotKeys {
+  let keys = slotKeys.get(slot);
+  if (keys === undefined) {
+    keys = { lines: Symbol(`headLines:${slot}`), unlessSet: Symbol(`headLinesUnlessSet:${slot}`) };
+    slotKeys.set(slot, keys);
+    slotOrder.push(keys);
   }
-  return key;
+  return keys;
 }
 
 type LinesResponse = ServerResponse & Record<symbol, string | undefined>;
 
-function setHeadLines(this: LinesResponse, slot: string, lines: string): void {
+function setHeadLines(this: LinesResponse, slot: string, lines: string, unlessSet?: string): void {
   if (this.headersSent) throw new Error(`Cannot set head lines (${slot}) after the head was sent`);
-  this[keyOf(slot)] = lines;
+  const keys = keysOf(slot);
+  this[keys.lines] = lines;
+  if (unlessSet !== undefined || this[keys.unlessSet] !== undefined) this[keys.unlessSet] = unlessSet;
+}
+
+/**
+ * Whether the headers Node renders name the field `name` (lower case): those set
+ * with `setHeader` (Node's own object, lower-case keys) or given to `writeHead`
+ * (an object, or an array flat or of pairs, any case).
+ */
+function namesField(headers: unknown, name: string): boolean {
+  if (headers === null || typeof headers !== 'object') return false;
+  if (Array.isArray(headers)) {
+    const pairs = headers.length > 0 && Array.isArray(headers[0]);
+    for (let i = 0; i < headers.length; i += pairs ? 1 : 2) {
+      const field: unknown = pairs ? (headers[i] as unknown[])[0] : headers[i];
+      if (typeof field === 'string' && field.toLowerCase() === name) return true;
+    }
+    return false;
+  }
+  for (const field in headers) if (field.toLowerCase() === name) return true;
+  return false;
 }
 
 function storeHeaderWithLines(this: LinesResponse, firstLine: string, headers: unknown): void {
   let head = firstLine;
   for (let i = 0; i < slotOrder.length; i++) {
-    const lines = this[slotOrder[i]];
-    if (lines !== undefined) head += lines;
+    const lines = this[slotOrder[i].lines];
+    if (lines === undefined) continue;
+    const unlessSet = this[slotOrder[i].unlessSet];
+    if (unlessSet === undefined || !namesField(headers, unlessSet)) head += lines;
   }
   (storeHeader as StoreHeader).call(this, head, headers);
 }

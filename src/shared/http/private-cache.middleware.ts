@@ -5,6 +5,7 @@ import { apiSecurityHeaders, documentSecurityHeaders, type HeaderList } from './
 
 /** Any cache may keep the answer for its own client only, and must ask again (ETag: 304) before reusing it. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
+const CACHE_CONTROL_LINE = `Cache-Control: ${PRIVATE_CACHE_CONTROL}\r\n`;
 const VARY_LINE = `Vary: ${API_KEY_HEADER}\r\n`;
 
 /** Whether a path is one of `publicPaths` or below one of them. */
@@ -22,11 +23,17 @@ function underAnyOf(publicPaths: readonly string[]): (path: string) => boolean {
  * address's quota. A route may still set its own `Cache-Control` (the health probes do).
  */
 function markPrivateResponse(res: Response): void {
-  res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL); // a route may set its own (the health probes do)
-  // A field line of its own where the response takes head lines: what CORS adds later (Origin)
-  // goes on a second Vary line, which a cache reads as one list (RFC 9110 5.3).
-  if (takesHeadLines(res)) res.setHeadLines('vary', VARY_LINE);
-  else if (res.getHeader('Vary') === undefined) res.setHeader('Vary', API_KEY_HEADER);
+  if (takesHeadLines(res)) {
+    // As head lines: the policy a default a route's own Cache-Control replaces (the health probes set
+    // one); the Vary a line of its own, with CORS's (Origin) on a second line, one list to a cache
+    // (RFC 9110 5.3).
+    res.setHeadLines('cache-control', CACHE_CONTROL_LINE, 'cache-control');
+    res.setHeadLines('vary', VARY_LINE);
+    return;
+  }
+  res.setHeader('Cache-Control', PRIVATE_CACHE_CONTROL);
+  // Appended to, not replaced by, what CORS adds later (Origin).
+  if (res.getHeader('Vary') === undefined) res.setHeader('Vary', API_KEY_HEADER);
   else res.vary(API_KEY_HEADER);
 }
 
