@@ -81,8 +81,7 @@ export function secondsUntil(at: number, now: number): number {
 
 /** The `RateLimit-Policy` of each set of window rules (a plan's are one array, kept by the limiter): made once. */
 const policies = new WeakMap<readonly WindowRule[], string>();
-/** Policies made by `policyOf` that are plain header text (window names included), safe to write as head lines. */
-const plainPolicies = new Set<string>();
+/** Plain header text: a policy of this (window names included) is safe to write as a head line. */
 const PLAIN_FIELD_VALUE = /^[\x20-\x7e]*$/;
 
 function policyOf(rules: readonly WindowRule[]): string {
@@ -90,7 +89,6 @@ function policyOf(rules: readonly WindowRule[]): string {
   if (policy === undefined) {
     policy = policyHeader(rules);
     policies.set(rules, policy);
-    if (PLAIN_FIELD_VALUE.test(policy)) plainPolicies.add(policy);
   }
   return policy;
 }
@@ -203,7 +201,7 @@ export const RATE_LIMIT_LINES = 'rate-limit';
 export function setRateLimitHeaders(res: HeaderTarget, decision: RateLimitDecision): void {
   const { binding } = decision;
   const policy = decision.policy ?? policyHeader(decision.windows);
-  if (res.setHeadLines !== undefined && (plainPolicies.has(policy) || PLAIN_FIELD_VALUE.test(policy))) {
+  if (res.setHeadLines !== undefined && PLAIN_FIELD_VALUE.test(policy)) {
     // Numbers, and window names already in the plain policy: nothing to escape or check.
     res.setHeadLines(
       RATE_LIMIT_LINES,

@@ -24,9 +24,9 @@ function underAnyOf(publicPaths: readonly string[]): (path: string) => boolean {
  */
 function markPrivateResponse(res: Response): void {
   if (takesHeadLines(res)) {
-    // As head lines: the policy a default a route's own Cache-Control replaces (the health probes set
-    // one); the Vary a line of its own, with CORS's (Origin) on a second line, one list to a cache
-    // (RFC 9110 5.3).
+    // As head lines: the cache policy as a default, which a route's own Cache-Control replaces (the
+    // health probes set one); Vary as a line of its own, CORS's (Origin) following on a second line,
+    // which a cache reads as one list (RFC 9110 5.3).
     res.setHeadLines('cache-control', CACHE_CONTROL_LINE, 'cache-control');
     res.setHeadLines('vary', VARY_LINE);
     return;

@@ -9,8 +9,8 @@ const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * The id of a request: a well-formed incoming `X-Request-Id` is kept (a proxy or
  * client may have made it), anything else is replaced by a new UUID. It is echoed
  * on the response (a head line where the response takes them: the id is a token
- * of `VALID_ID` or a UUID, safe as it is). Called once per request by the request logger (pino-http's
- * `genReqId`), which binds it to every log line of the request.
+ * of `VALID_ID` or a UUID, safe as it is). Called once per request by the request
+ * logger (pino-http's `genReqId`), which binds it to every log line of the request.
  */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
   const incoming = req.headers['x-request-id'];
