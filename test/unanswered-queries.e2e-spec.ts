@@ -1,8 +1,10 @@
 import pg from 'pg';
+import { Pipeline } from '../src/database/pipeline.js';
 import { failUnansweredQueries, QUERY_READ_TIMEOUT } from '../src/database/unanswered-queries.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 const AFTER_MS = 300;
+const SELECT_ONE = { name: 'test_unanswered_select', text: 'SELECT $1::int AS n' };
 
 /**
  * A client's queries fail once the server stops answering on its open connection
@@ -55,6 +57,14 @@ describe('failUnansweredQueries (real PostgreSQL)', () => {
       expect((outcome as PromiseRejectedResult).reason).toMatchObject({ message: QUERY_READ_TIMEOUT });
     }
     expect(elapsed).toBeGreaterThanOrEqual(AFTER_MS - 50);
+  });
+
+  it('fails a pipeline in progress (several statements in one round trip) the same way', async () => {
+    const client = await connectedClient();
+    await client.query('SELECT 1');
+    proxy.stall();
+    const pending = Pipeline.run(client, ['BEGIN', { statement: SELECT_ONE, values: [1] }, 'COMMIT']);
+    await expect(pending).rejects.toMatchObject({ message: QUERY_READ_TIMEOUT });
   });
 
   it('refuses a client whose pg no longer has the state it reads', () => {

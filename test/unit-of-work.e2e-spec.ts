@@ -1,6 +1,6 @@
 import { managerOf, preparedRowsIn, runAtCommit } from '../src/database/typeorm-transaction.js';
 import { TURNS_AT_ONCE } from '../src/database/typeorm-unit-of-work.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
+import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -20,14 +20,17 @@ describe('TypeORM unit of work', () => {
   afterAll(() => t.close());
   beforeEach(() => t.reset());
 
+  const INSERT_AT_COMMIT = { name: 'test_uow_insert_at_commit', text: 'INSERT INTO categories (name) VALUES ($1)' };
+  const insertAtCommit = (tx: Transaction, name: string | null): void => runAtCommit(tx, INSERT_AT_COMMIT, [name]);
+
   const categories = async (): Promise<string[]> =>
     ((await t.db.query('SELECT name FROM categories ORDER BY id')) as Array<{ name: string }>).map((r) => r.name);
 
   it('commits the work and the statements deferred to the commit together', async () => {
     await uow.run(async (tx) => {
       await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('work')`);
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES ('at commit 1')`);
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES ('at commit 2')`);
+      insertAtCommit(tx, 'at commit 1');
+      insertAtCommit(tx, 'at commit 2');
       // Deferred: not run yet, so the transaction does not see it.
       expect(await (await managerOf(tx, t.db.manager)).query(`SELECT count(*)::int AS n FROM categories`)).toEqual([
         { n: 1 },
@@ -39,9 +42,9 @@ describe('TypeORM unit of work', () => {
   it('rolls the work back when a deferred statement fails, and every pooled connection is usable after', async () => {
     const failing = uow.run(async (tx) => {
       await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('work')`);
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES ('before the failure')`);
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES (NULL)`); // NOT NULL violation
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES ('after the failure')`);
+      insertAtCommit(tx, 'before the failure');
+      insertAtCommit(tx, null); // NOT NULL violation
+      insertAtCommit(tx, 'after the failure');
     });
     await expect(failing).rejects.toThrow(/null value/);
     expect(await categories()).toEqual([]);
@@ -50,7 +53,7 @@ describe('TypeORM unit of work', () => {
     await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
         uow.run(async (tx) => {
-          runAtCommit(tx, `INSERT INTO categories (name) VALUES ('next ${i}')`);
+          insertAtCommit(tx, `next ${i}`);
           return Promise.resolve();
         }),
       ),
@@ -60,7 +63,7 @@ describe('TypeORM unit of work', () => {
 
   it('never runs the deferred statements of work that throws', async () => {
     const refused = uow.run(async (tx) => {
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES ('deferred')`);
+      insertAtCommit(tx, 'deferred');
       await (await managerOf(tx, t.db.manager)).query(`INSERT INTO categories (name) VALUES ('work')`);
       throw new Error('refused');
     });
@@ -83,13 +86,13 @@ describe('TypeORM unit of work', () => {
     expect(await categories()).toEqual([]);
   });
 
-  it('sends values of the first statement as literals that cannot break out of their quotes', async () => {
+  it('sends the values of a statement as parameters, never as text of the statement', async () => {
     const hostile = ["it's'); DROP TABLE categories; --", "back\\slash \\' and $2 and \u00e9"];
     const [first] = await uow.run((tx) =>
       preparedRowsIn<{ name: string; description: string }>(tx, INSERT_NAMED, hostile),
     );
     expect(first).toEqual({ name: hostile[0], description: hostile[1] });
-    // The same statement again in one transaction: the first inlined, the second prepared.
+    // The same statement again in one transaction: the first with BEGIN, the second alone.
     const again = [`${hostile[0]} again`, hostile[1]];
     const second = await uow.run(async (tx) => {
       await preparedRowsIn(tx, INSERT_NAMED, ['plain', null]);
@@ -123,10 +126,10 @@ describe('TypeORM unit of work', () => {
 
   it('drops what a rolled-back savepoint deferred, and keeps what came before it', async () => {
     await uow.run(async (tx) => {
-      runAtCommit(tx, `INSERT INTO categories (name) VALUES ('kept')`);
+      insertAtCommit(tx, 'kept');
       await tx
         .savepoint(() => {
-          runAtCommit(tx, `INSERT INTO categories (name) VALUES ('dropped')`);
+          insertAtCommit(tx, 'dropped');
           return Promise.reject(new Error('undone'));
         })
         .catch(() => undefined);
@@ -143,7 +146,7 @@ describe('TypeORM unit of work', () => {
         async (tx) => {
           began.push(name);
           await released;
-          runAtCommit(tx, `INSERT INTO categories (name) VALUES ('${name}')`);
+          insertAtCommit(tx, name);
         },
         turnsOf === undefined ? undefined : { turnsOf },
       );
@@ -172,7 +175,7 @@ describe('TypeORM unit of work', () => {
     it('gives the turn on when a unit of work fails', async () => {
       const failing = [1, 2, 3].map(() => uow.run(() => Promise.reject(new Error('refused')), { turnsOf: 'row 3' }));
       await Promise.all(failing.map((run) => expect(run).rejects.toThrow('refused')));
-      await uow.run(async (tx) => runAtCommit(tx, `INSERT INTO categories (name) VALUES ('after')`), {
+      await uow.run(async (tx) => insertAtCommit(tx, 'after'), {
         turnsOf: 'row 3',
       });
       expect(await categories()).toEqual(['after']);

@@ -3,7 +3,8 @@ import type { EntityManager, QueryRunner } from 'typeorm';
 import { RecordedEvents } from '../shared/domain-events/domain-events.js';
 import type { DomainEvent } from '../shared/domain-events/domain-event.js';
 import type { Transaction } from '../shared/unit-of-work/unit-of-work.js';
-import { inlineValues, type Statement } from './prepared-sql.js';
+import { Pipeline, type Step } from './pipeline.js';
+import type { Statement } from './prepared-sql.js';
 
 /**
  * A PostgreSQL transaction on one pooled connection: TypeORM's EntityManager over
@@ -16,8 +17,8 @@ import { inlineValues, type Statement } from './prepared-sql.js';
  */
 export class TypeOrmTransaction implements Transaction {
   readonly events = new RecordedEvents();
-  /** Statements (values inlined) sent with COMMIT, in one round trip. */
-  private readonly atCommit: string[] = [];
+  /** Statements sent with COMMIT, in one round trip. */
+  private readonly atCommit: Step[] = [];
   private savepoints = 0;
   private begun = false;
 
@@ -37,22 +38,22 @@ export class TypeOrmTransaction implements Transaction {
 
   /**
    * Runs `statement` as a named prepared statement in the transaction. As the
-   * transaction's first statement it goes with BEGIN in one simple query, its
-   * values inlined as escaped literals: one round trip instead of two.
+   * transaction's first statement it goes with BEGIN, in one round trip.
    */
-  async rows<Row extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<Row[]> {
-    if (this.begun) return (await this.client.query<Row>({ name: statement.name, text: statement.text, values })).rows;
-    const results = await this.simple<Row>(inlineValues(statement.text, values));
-    return results[results.length - 1].rows;
+  async rows<Row extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]): Promise<Row[]> {
+    const step = { statement, values };
+    if (this.begun) return (await Pipeline.run(this.client, [step]))[0] as Row[];
+    this.markBegun();
+    return (await Pipeline.run(this.client, ['BEGIN', step]))[1] as Row[];
   }
 
   record(event: DomainEvent): void {
     this.events.record(event);
   }
 
-  /** Has `sql` (a complete statement, values inlined as escaped literals) run just before COMMIT, in its round trip. */
-  runAtCommit(sql: string): void {
-    this.atCommit.push(sql);
+  /** Has `statement` run with `values` just before COMMIT, in its round trip. */
+  runAtCommit(statement: Statement, values: readonly unknown[]): void {
+    this.atCommit.push({ statement, values });
   }
 
   async savepoint<T>(work: () => Promise<T>): Promise<T> {
@@ -72,12 +73,13 @@ export class TypeOrmTransaction implements Transaction {
     }
   }
 
-  /** The deferred statements and COMMIT, in one simple query; nothing at all for a transaction that never wrote. */
+  /** The deferred statements and COMMIT, in one round trip; nothing at all for a transaction that never wrote. */
   async commit(): Promise<void> {
     if (!this.begun && this.atCommit.length === 0) return;
-    // Statements of one simple query run in order and stop at the first error, which
-    // leaves the transaction aborted: the caller rolls it back.
-    await this.simple([...this.atCommit, 'COMMIT'].join(';\n'));
+    const opening = this.begun ? [] : ['BEGIN'];
+    this.markBegun();
+    // The pipeline stops at the first error, which leaves the transaction aborted: the caller rolls it back.
+    await Pipeline.run(this.client, [...opening, ...this.atCommit, 'COMMIT']);
   }
 
   /**
@@ -88,12 +90,11 @@ export class TypeOrmTransaction implements Transaction {
     if (this.begun) await this.client.query('ROLLBACK');
   }
 
-  /** One simple query (its statements' results, in order), opening the transaction with it if needed. */
-  private async simple<Row extends pg.QueryResultRow>(sql: string): Promise<Array<pg.QueryResult<Row>>> {
+  /** A statement without values, opening the transaction with it (one simple query) if nothing ran before. */
+  private async simple(sql: string): Promise<void> {
     const text = this.begun ? sql : `BEGIN;\n${sql}`;
-    if (!this.begun) this.markBegun();
-    const result = (await this.client.query<Row>(text)) as unknown as pg.QueryResult<Row> | Array<pg.QueryResult<Row>>;
-    return Array.isArray(result) ? result : [result];
+    this.markBegun();
+    await this.client.query(text);
   }
 
   /** Marked before the statement is sent: whatever it does, the connection may be in a transaction now. */
@@ -122,17 +123,17 @@ export function managerOf(tx: Transaction | undefined, own: EntityManager): Prom
 export function preparedRowsIn<Row extends pg.QueryResultRow>(
   tx: Transaction,
   statement: Statement,
-  values: unknown[],
+  values: readonly unknown[],
 ): Promise<Row[]> {
   return inTypeOrm(tx).rows<Row>(statement, values);
 }
 
 /**
- * Has `sql` (a complete statement, its values inlined as escaped literals) run
- * in `tx` just before its COMMIT, in the same round trip: for a write that must
- * be in the transaction but that nothing in it reads (the outbox), so that the
- * locks the transaction holds are not kept for one more round trip.
+ * Has `statement` run with `values` in `tx` just before its COMMIT, in the same
+ * round trip: for a write that must be in the transaction but that nothing in it
+ * reads (the outbox), so that the locks the transaction holds are not kept for
+ * one more round trip.
  */
-export function runAtCommit(tx: Transaction, sql: string): void {
-  inTypeOrm(tx).runAtCommit(sql);
+export function runAtCommit(tx: Transaction, statement: Statement, values: readonly unknown[]): void {
+  inTypeOrm(tx).runAtCommit(statement, values);
 }

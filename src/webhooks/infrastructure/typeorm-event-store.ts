@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { fromInt8 } from '../../database/int8.js';
-import { quoteLiteral } from '../../database/sql-literal.js';
+import type { Statement } from '../../database/prepared-sql.js';
 import { runAtCommit } from '../../database/typeorm-transaction.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
@@ -18,15 +18,18 @@ import type { EventViewer } from '../domain/visibility.js';
 const OUTBOX_LOCK = [0x70657473, 0x6f757462] as const; // "pets", "outb"
 
 /**
- * One statement per transaction, whatever its number of events ($events: the
- * escaped literal of their JSON array). It runs with the COMMIT, in its round
- * trip: the advisory lock is then held for no round trip at all.
+ * One statement per transaction, whatever its number of events ($1: their JSON
+ * array). It runs with the COMMIT, in its round trip: the advisory lock is then
+ * held for no round trip at all. Prepared: parsed and planned once per connection.
  */
-const append = (events: string): string => `INSERT INTO events (type, occurred_at, owner_key_id, data)
+const APPEND: Statement = {
+  name: 'events_append',
+  text: `INSERT INTO events (type, occurred_at, owner_key_id, data)
   SELECT e->>'type', (e->>'occurredAt')::timestamptz, (e->>'ownerKeyId')::bigint, e->'data'
   FROM (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK[0]}, ${OUTBOX_LOCK[1]})) AS serialised,
-       jsonb_array_elements(${events}::jsonb) WITH ORDINALITY AS t(e, n)
-  ORDER BY t.n`;
+       jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n)
+  ORDER BY t.n`,
+};
 
 interface EventRow {
   id: string;
@@ -48,7 +51,7 @@ export class TypeOrmEventStore implements EventStore {
   constructor(private readonly db: DataSource) {}
 
   append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
-    if (events.length > 0) runAtCommit(tx, append(quoteLiteral(JSON.stringify(events))));
+    if (events.length > 0) runAtCommit(tx, APPEND, [JSON.stringify(events)]);
     return Promise.resolve();
   }
 
