@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import pg from 'pg';
 import { managerOf, preparedRowsIn, runAtCommit } from '../src/database/typeorm-transaction.js';
 import { TURNS_AT_ONCE } from '../src/database/typeorm-unit-of-work.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
@@ -135,6 +137,75 @@ describe('TypeORM unit of work', () => {
         .catch(() => undefined);
     });
     expect(await categories()).toEqual(['kept']);
+  });
+
+  describe('round trips', () => {
+    /** How many times the pool's connections are asked something while `work` runs: each is one round trip. */
+    async function roundTrips(work: () => Promise<unknown>): Promise<number> {
+      const asked = jest.spyOn(pg.Client.prototype, 'query');
+      try {
+        await work();
+        return asked.mock.calls.length;
+      } finally {
+        asked.mockRestore();
+      }
+    }
+
+    it('sends a savepoint and its release with the next statements, not in round trips of their own', async () => {
+      const trips = await roundTrips(() =>
+        uow.run(async (tx) => {
+          await preparedRowsIn(tx, INSERT_NAMED, ['a', null]);
+          await tx.savepoint(() => preparedRowsIn(tx, INSERT_NAMED, ['b', null]));
+          insertAtCommit(tx, 'c');
+        }),
+      );
+      expect(trips).toBe(3); // BEGIN + a; SAVEPOINT + b; RELEASE + c + COMMIT
+      expect(await categories()).toEqual(['a', 'b', 'c']);
+    });
+
+    it('rolls back to a savepoint with the next round trip, after a statement in it failed, and goes on', async () => {
+      const trips = await roundTrips(() =>
+        uow.run(async (tx) => {
+          await preparedRowsIn(tx, INSERT_NAMED, ['a', null]);
+          const failed = tx.savepoint(async () => {
+            await preparedRowsIn(tx, INSERT_NAMED, ['undone', null]);
+            await preparedRowsIn(tx, INSERT_NAMED, [null, null]); // NOT NULL violation: the transaction is aborted
+          });
+          await expect(failed).rejects.toThrow(/null value/);
+          await preparedRowsIn(tx, INSERT_NAMED, ['after', null]);
+        }),
+      );
+      expect(trips).toBe(5); // BEGIN + a; SAVEPOINT + undone; the failure; ROLLBACK TO + after; COMMIT
+      expect(await categories()).toEqual(['a', 'after']);
+    });
+
+    it('undoes an inner savepoint and keeps the outer one', async () => {
+      await uow.run(async (tx) => {
+        await tx.savepoint(async () => {
+          await preparedRowsIn(tx, INSERT_NAMED, ['outer', null]);
+          await tx
+            .savepoint(async () => {
+              await preparedRowsIn(tx, INSERT_NAMED, ['inner', null]);
+              throw new Error('undone');
+            })
+            .catch(() => undefined);
+          insertAtCommit(tx, 'outer at commit');
+        });
+      });
+      expect(await categories()).toEqual(['outer', 'outer at commit']);
+    });
+
+    it('sends nothing for a savepoint whose work sent nothing', async () => {
+      const trips = await roundTrips(() =>
+        uow.run(async (tx) => {
+          await preparedRowsIn(tx, INSERT_NAMED, ['a', null]);
+          await tx.savepoint(() => Promise.resolve());
+          await tx.savepoint(() => Promise.reject(new Error('refused'))).catch(() => undefined);
+        }),
+      );
+      expect(trips).toBe(2); // BEGIN + a; COMMIT
+      expect(await categories()).toEqual(['a']);
+    });
   });
 
   describe('turns on one row (turnsOf)', () => {

@@ -11,15 +11,21 @@ import type { Statement } from './prepared-sql.js';
  * it for the adapters that use TypeORM, named prepared statements for the hot
  * paths, savepoints, and the events recorded in it.
  *
- * BEGIN is not a round trip of its own: it goes with the transaction's first
- * statement (or with its COMMIT, when nothing ran before). A store use case is
- * then two round trips, its statement and its COMMIT, where it was three.
+ * Statements that answer nothing the use case reads (BEGIN, SAVEPOINT, RELEASE,
+ * ROLLBACK TO, and the writes deferred to the commit) are not round trips of their
+ * own: they go with the next statement, or with the COMMIT. A store use case is
+ * then two round trips, its statement and its COMMIT, and an idempotent order
+ * three (the key's claim, the placing, the outcome's record with the COMMIT), with
+ * the pet's line locked for the last one alone.
  */
 export class TypeOrmTransaction implements Transaction {
   readonly events = new RecordedEvents();
+  /** Statements without values that go out in order before the next statement (BEGIN first). */
+  private pending: string[] = ['BEGIN'];
   /** Statements sent with COMMIT, in one round trip. */
   private readonly atCommit: Step[] = [];
   private savepoints = 0;
+  /** Whether BEGIN has been sent: the connection may be in a transaction. */
   private begun = false;
 
   constructor(
@@ -27,24 +33,16 @@ export class TypeOrmTransaction implements Transaction {
     private readonly client: pg.PoolClient,
   ) {}
 
-  /** TypeORM's EntityManager in this transaction (BEGIN sent first when nothing has run yet). */
+  /** TypeORM's EntityManager in this transaction (what is pending sent first, in a round trip of its own). */
   async manager(): Promise<EntityManager> {
-    if (!this.begun) {
-      this.markBegun();
-      await this.client.query('BEGIN');
-    }
+    if (this.pending.length > 0) await this.client.query(this.takePending().join(';\n'));
     return this.runner.manager;
   }
 
-  /**
-   * Runs `statement` as a named prepared statement in the transaction. As the
-   * transaction's first statement it goes with BEGIN, in one round trip.
-   */
+  /** Runs `statement` as a named prepared statement in the transaction, in one round trip with what is pending. */
   async rows<Row extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]): Promise<Row[]> {
-    const step = { statement, values };
-    if (this.begun) return (await Pipeline.run(this.client, [step]))[0] as Row[];
-    this.markBegun();
-    return (await Pipeline.run(this.client, ['BEGIN', step]))[1] as Row[];
+    const rows = await Pipeline.run(this.client, [...this.takePending(), { statement, values }]);
+    return rows[rows.length - 1] as Row[];
   }
 
   record(event: DomainEvent): void {
@@ -60,26 +58,24 @@ export class TypeOrmTransaction implements Transaction {
     const name = `sp_${++this.savepoints}`;
     const mark = this.events.mark();
     const deferred = this.atCommit.length;
-    await this.simple(`SAVEPOINT ${name}`);
+    this.pending.push(`SAVEPOINT ${name}`);
     try {
       const result = await work();
-      await this.simple(`RELEASE SAVEPOINT ${name}`);
+      this.endSavepoint(name, `RELEASE SAVEPOINT ${name}`);
       return result;
     } catch (error) {
-      await this.simple(`ROLLBACK TO SAVEPOINT ${name}`);
+      this.endSavepoint(name, `ROLLBACK TO SAVEPOINT ${name}`);
       this.events.rollbackTo(mark);
       this.atCommit.length = deferred;
       throw error;
     }
   }
 
-  /** The deferred statements and COMMIT, in one round trip; nothing at all for a transaction that never wrote. */
+  /** What is pending, the deferred statements and COMMIT, in one round trip; nothing at all for a transaction that never wrote. */
   async commit(): Promise<void> {
     if (!this.begun && this.atCommit.length === 0) return;
-    const opening = this.begun ? [] : ['BEGIN'];
-    this.markBegun();
     // The pipeline stops at the first error, which leaves the transaction aborted: the caller rolls it back.
-    await Pipeline.run(this.client, [...opening, ...this.atCommit, 'COMMIT']);
+    await Pipeline.run(this.client, [...this.takePending(), ...this.atCommit, 'COMMIT']);
   }
 
   /**
@@ -87,21 +83,31 @@ export class TypeOrmTransaction implements Transaction {
    * has already ended the transaction, and this is a no-op).
    */
   async rollback(): Promise<void> {
+    this.pending = [];
     if (this.begun) await this.client.query('ROLLBACK');
   }
 
-  /** A statement without values, opening the transaction with it (one simple query) if nothing ran before. */
-  private async simple(sql: string): Promise<void> {
-    const text = this.begun ? sql : `BEGIN;\n${sql}`;
-    this.markBegun();
-    await this.client.query(text);
+  /**
+   * Ends savepoint `name` with `statement` (RELEASE or ROLLBACK TO), which goes with
+   * the next round trip; or drops both when nothing was sent since the savepoint
+   * began: there is nothing in it to keep or undo.
+   */
+  private endSavepoint(name: string, statement: string): void {
+    if (this.pending[this.pending.length - 1] === `SAVEPOINT ${name}`) this.pending.pop();
+    else this.pending.push(statement);
   }
 
-  /** Marked before the statement is sent: whatever it does, the connection may be in a transaction now. */
-  private markBegun(): void {
-    this.begun = true;
-    // TypeORM's own operations (save, remove) then run in this transaction rather than opening one.
-    (this.runner as { isTransactionActive: boolean }).isTransactionActive = true;
+  /** The pending statements, to be sent now: from here on the connection may be in a transaction. */
+  private takePending(): string[] {
+    const taken = this.pending;
+    if (taken.length === 0) return taken;
+    this.pending = [];
+    if (!this.begun) {
+      this.begun = true;
+      // TypeORM's own operations (save, remove) then run in this transaction rather than opening one.
+      (this.runner as { isTransactionActive: boolean }).isTransactionActive = true;
+    }
+    return taken;
   }
 }
 

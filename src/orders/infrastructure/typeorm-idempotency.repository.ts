@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { toInt8 } from '../../database/int8.js';
 import type { Statement } from '../../database/prepared-sql.js';
-import { managerOf, preparedRowsIn } from '../../database/typeorm-transaction.js';
+import { managerOf, preparedRowsIn, runAtCommit } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import {
   IDEMPOTENCY_RETENTION_MS,
@@ -26,6 +26,12 @@ const CLAIM_KEY: Statement = {
             SET request_hash = EXCLUDED.request_hash, outcome = NULL, created_at = EXCLUDED.created_at
           WHERE idempotency_keys.created_at < $5
          RETURNING 1`,
+};
+
+/** Stores the outcome of a claimed key ($1 API key id, $2 key, $3 the outcome's JSON). */
+const RECORD_OUTCOME: Statement = {
+  name: 'orders_record_idempotent_outcome',
+  text: 'UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2',
 };
 
 type StoredOutcome = { kind: 'placed'; order: OrderJson } | Extract<OrderOutcome, { kind: 'refused' }>;
@@ -54,14 +60,10 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
     return { requestHash: row.request_hash, outcome: fromStored(row.outcome) };
   }
 
-  async record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void> {
-    await (
-      await managerOf(tx, this.db)
-    ).query('UPDATE idempotency_keys SET outcome = $3 WHERE api_key_id = $1 AND key = $2', [
-      toInt8(ownerKeyId),
-      key,
-      JSON.stringify(toStored(outcome)),
-    ]);
+  /** Sent with the COMMIT (nothing in the transaction reads it): no round trip of its own while the line is locked. */
+  record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void> {
+    runAtCommit(tx, RECORD_OUTCOME, [toInt8(ownerKeyId), key, JSON.stringify(toStored(outcome))]);
+    return Promise.resolve();
   }
 
   async deleteExpired(now: Date): Promise<number> {
