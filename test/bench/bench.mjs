@@ -14,7 +14,7 @@
 //                       (dropped and re-created)
 //   REDIS_URL           for the Redis scenario (default redis://127.0.0.1:6379; skipped if unreachable)
 //   BENCH_SCENARIOS     comma-separated, default all: pets-by-id, pet-by-path, list-first,
-//                       deep-10k, deep-1m, orders, redis, cold-start
+//                       deep-10k, deep-1m, orders, orders-idempotent, redis, cold-start
 //   BENCH_DURATION      seconds per measured run (8)      BENCH_ROUNDS     rounds (3)
 //   BENCH_WARMUP        seconds of warm-up per server (3) BENCH_CONNECTIONS connections (50)
 //   BENCH_FIRST_WARMUP  seconds of warm-up per server before the first scenario (10): every
@@ -57,6 +57,7 @@ const ALL_SCENARIOS = [
   'deep-10k',
   'deep-1m',
   'orders',
+  'orders-idempotent',
   'redis',
   'cold-start',
 ];
@@ -143,6 +144,15 @@ function loadScenarios(data, databaseUrl, baseline) {
       title: 'POST /store/orders on one hot pet',
       servers: all,
       request: { path: '/store/orders', method: 'POST', body: order },
+      beforeRun: () => resetHotPet(databaseUrl, data.hotPetId),
+    },
+    {
+      // The references ignore the header (their naive transaction has no idempotency): the
+      // service's idempotent orders measured against the same bar as its plain ones.
+      id: 'orders-idempotent',
+      title: 'POST /store/orders on one hot pet, a new Idempotency-Key each (the references ignore it)',
+      servers: all,
+      request: { path: '/store/orders', method: 'POST', body: order, uniqueHeader: 'Idempotency-Key' },
       beforeRun: () => resetHotPet(databaseUrl, data.hotPetId),
     },
     {

@@ -1,6 +1,7 @@
 // Load generation and what is measured around it: wrk (when installed) or autocannon
 // against one server for a while, the server's CPU time over the same interval, and
 // interleaved rounds (so that drift on a shared machine hits every server alike).
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { cpuMs, loadAverage } from './proc.mjs';
 import { wrkAvailable, wrkOnce } from './wrk.mjs';
@@ -11,8 +12,15 @@ export const LOADER = wrkAvailable() ? 'wrk' : 'autocannon';
 /** A random one of `paths`, for a scenario spread over many requests. */
 const anyOf = (paths) => paths[Math.floor(Math.random() * paths.length)];
 
-async function autocannonOnce(url, { method, headers, body, seconds, connections, paths }) {
-  const requests = paths ? [{ setupRequest: (request) => ({ ...request, path: anyOf(paths) }) }] : undefined;
+async function autocannonOnce(url, { method, headers, body, seconds, connections, paths, uniqueHeader }) {
+  const prefix = randomUUID();
+  let counter = 0;
+  const unique = (request) =>
+    uniqueHeader ? { ...request, headers: { ...request.headers, [uniqueHeader]: `${prefix}-${++counter}` } } : request;
+  const requests =
+    paths || uniqueHeader
+      ? [{ setupRequest: (request) => unique(paths ? { ...request, path: anyOf(paths) } : request) }]
+      : undefined;
   const result = await autocannon({ url, method, body, headers, connections, duration: seconds, requests });
   return {
     rps: result.requests.average,
@@ -32,7 +40,8 @@ const median = (values) => {
 
 /**
  * One load run: throughput, latency, failures, and the server's CPU time per request.
- * A request with `paths` asks a random one of them each time (its `path` is the first).
+ * A request with `paths` asks a random one of them each time (its `path` is the first);
+ * with `uniqueHeader`, each request gives that header a value never sent before.
  */
 export async function loadOnce(server, request, { seconds, connections, key }) {
   const headers = { 'X-API-Key': key };
@@ -42,7 +51,16 @@ export async function loadOnce(server, request, { seconds, connections, key }) {
   const url = `${server.base}${request.path}`;
   const method = request.method ?? 'GET';
   const paths = request.paths;
-  const result = await generate(url, { method, headers, body: request.body, seconds, connections, paths });
+  const { uniqueHeader } = request;
+  const result = await generate(url, {
+    method,
+    headers,
+    body: request.body,
+    seconds,
+    connections,
+    paths,
+    uniqueHeader,
+  });
   const cpuAfter = cpuMs(server.pid);
   return { ...result, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
 }

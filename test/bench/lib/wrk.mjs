@@ -4,6 +4,7 @@
 // the figures read back (requests, duration, errors, p50/p99) go through a small
 // Lua script, so nothing depends on wrk's human-readable summary.
 import { execFile, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,14 +27,22 @@ function lua(text) {
   return `${literal}"`;
 }
 
-function script({ method, headers, body, paths }) {
+function script({ method, headers, body, paths, uniqueHeader }) {
   const lines = [`wrk.method = ${lua(method)}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
   if (body !== undefined) lines.push(`wrk.body = ${lua(body)}`);
-  if (paths) {
-    // A random one of the paths each time (method, headers and body as above).
-    lines.push(`local paths = { ${paths.map(lua).join(', ')} }`);
-    lines.push('request = function() return wrk.format(nil, paths[math.random(#paths)]) end');
+  if (paths) lines.push(`local paths = { ${paths.map(lua).join(', ')} }`);
+  if (uniqueHeader) lines.push(`local prefix = ${lua(randomUUID())}`, 'local counter = 0');
+  if (paths || uniqueHeader) {
+    // A random one of the paths, and a value of the header never sent before, each time.
+    lines.push(
+      'request = function()',
+      ...(uniqueHeader
+        ? ['  counter = counter + 1', `  wrk.headers[${lua(uniqueHeader)}] = prefix .. "-" .. counter`]
+        : []),
+      `  return wrk.format(nil, ${paths ? 'paths[math.random(#paths)]' : 'nil'})`,
+      'end',
+    );
   }
   lines.push(
     'done = function(summary, latency, requests)',
@@ -48,12 +57,13 @@ function script({ method, headers, body, paths }) {
 /**
  * One wrk run against `url`: the same figures as autocannon's (req/s, p50 and p99 in
  * ms, requests, responses with a status of 400 or more, socket errors and timeouts).
- * With `paths`, each request asks a random one of them instead of the URL's path.
+ * With `paths`, each request asks a random one of them instead of the URL's path; with
+ * `uniqueHeader`, each request gives that header a value no request sent before.
  */
-export async function wrkOnce(url, { method, headers, body, seconds, connections, paths }) {
+export async function wrkOnce(url, { method, headers, body, seconds, connections, paths, uniqueHeader }) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-wrk-'));
   const file = join(dir, 'request.lua');
-  writeFileSync(file, script({ method, headers, body, paths }));
+  writeFileSync(file, script({ method, headers, body, paths, uniqueHeader }));
   try {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, url];
     const stdout = await new Promise((done, fail) =>
