@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
-import { managerOf, preparedRowsIn, runAtCommit } from '../src/database/typeorm-transaction.js';
+import { managerOf, preparedRowsIn, preparedStepsIn, runAtCommit } from '../src/database/typeorm-transaction.js';
 import { TURNS_AT_ONCE } from '../src/database/typeorm-unit-of-work.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -137,6 +137,32 @@ describe('TypeORM unit of work', () => {
         .catch(() => undefined);
     });
     expect(await categories()).toEqual(['kept']);
+  });
+
+  it('reads, in the step after a lock in one round trip, what the previous holder of the lock committed', async () => {
+    await t.db.query(`INSERT INTO categories (name, description) VALUES ('line', 'before')`);
+    const LOCK = { name: 'test_uow_lock_category', text: 'SELECT 1 FROM categories WHERE name = $1 FOR UPDATE' };
+    const READ = { name: 'test_uow_read_category', text: 'SELECT description FROM categories WHERE name = $1' };
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const first = uow.run(async (tx) => {
+      await preparedStepsIn(tx, [{ statement: LOCK, values: ['line'] }]);
+      locked();
+      await (
+        await managerOf(tx, t.db.manager)
+      ).query(`UPDATE categories SET description = 'after' WHERE name = 'line'`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    await holding;
+    const read = await uow.run(async (tx) => {
+      const [lockRows, readRows] = await preparedStepsIn(tx, [
+        { statement: LOCK, values: ['line'] },
+        { statement: READ, values: ['line'] },
+      ]);
+      return { lockRows, readRows };
+    });
+    await first;
+    expect(read).toEqual({ lockRows: [{ '?column?': 1 }], readRows: [{ description: 'after' }] });
   });
 
   describe('round trips', () => {

@@ -45,6 +45,14 @@ export class TypeOrmTransaction implements Transaction {
     return rows[rows.length - 1] as Row[];
   }
 
+  /** Runs `steps` (named prepared statements) in order in one round trip with what is pending: each one's rows. */
+  async stepRows(
+    steps: ReadonlyArray<{ statement: Statement; values: readonly unknown[] }>,
+  ): Promise<pg.QueryResultRow[][]> {
+    const pending = this.takePending();
+    return (await Pipeline.run(this.client, [...pending, ...steps])).slice(pending.length);
+  }
+
   record(event: DomainEvent): void {
     this.events.record(event);
   }
@@ -132,6 +140,18 @@ export function preparedRowsIn<Row extends pg.QueryResultRow>(
   values: readonly unknown[],
 ): Promise<Row[]> {
   return inTypeOrm(tx).rows<Row>(statement, values);
+}
+
+/**
+ * Runs `steps` (named prepared statements) in `tx`, in order, in one round trip:
+ * each one's rows. Each is a statement of its own, so a step that follows a lock
+ * reads with a snapshot taken once the lock is granted.
+ */
+export function preparedStepsIn(
+  tx: Transaction,
+  steps: ReadonlyArray<{ statement: Statement; values: readonly unknown[] }>,
+): Promise<pg.QueryResultRow[][]> {
+  return inTypeOrm(tx).stepRows(steps);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { fromInt8, toInt8 } from '../../database/int8.js';
 import type { Statement } from '../../database/prepared-sql.js';
-import { managerOf, preparedRowsIn } from '../../database/typeorm-transaction.js';
+import { managerOf, preparedStepsIn } from '../../database/typeorm-transaction.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
@@ -14,6 +14,21 @@ const LOCK_LINE: Statement = {
   name: 'inventory_lock_line',
   text: 'SELECT quantity FROM inventory WHERE pet_id = $1 FOR UPDATE',
 };
+
+/** A pet's inventory line and its open orders ($1 pet id): read once the line is locked. */
+const READ_LINE: Statement = {
+  name: 'inventory_read_line',
+  text: `SELECT i.quantity, p.status,
+                (SELECT count(*) FROM orders o WHERE o.pet_id = i.pet_id AND NOT o.complete)::int AS open_orders
+           FROM inventory i JOIN pets p ON p.id = i.pet_id
+          WHERE i.pet_id = $1`,
+};
+
+interface LineRow {
+  quantity: number;
+  status: PetStatus;
+  open_orders: number;
+}
 
 interface ItemRow {
   pet_id: string;
@@ -39,19 +54,16 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
 
   async lock(petId: number, tx: Transaction): Promise<InventoryLine | null> {
     // Lock first, then read in a second statement: its snapshot is taken after the
-    // lock is granted, so it sees what the previous holder committed. The lock is
-    // every store use case's first statement: prepared, it carries the BEGIN.
-    const locked = await preparedRowsIn(tx, LOCK_LINE, [toInt8(petId)]);
-    if (locked.length === 0) return null;
-    const db = await managerOf(tx, this.db);
-    const [row] = (await db.query(
-      `SELECT i.quantity, p.status,
-              (SELECT count(*) FROM orders o WHERE o.pet_id = i.pet_id AND NOT o.complete)::int AS open_orders
-         FROM inventory i JOIN pets p ON p.id = i.pet_id
-        WHERE i.pet_id = $1`,
-      [toInt8(petId)],
-    )) as Array<{ quantity: number; status: PetStatus; open_orders: number }>;
-    return { petId, quantity: row.quantity, status: row.status, openOrders: row.open_orders };
+    // lock is granted, so it sees what the previous holder committed. Both go in one
+    // round trip (every store use case's first, so with its BEGIN).
+    const id = toInt8(petId);
+    const [locked, [row]] = await preparedStepsIn(tx, [
+      { statement: LOCK_LINE, values: [id] },
+      { statement: READ_LINE, values: [id] },
+    ]);
+    if (locked.length === 0 || !row) return null;
+    const line = row as LineRow;
+    return { petId, quantity: line.quantity, status: line.status, openOrders: line.open_orders };
   }
 
   async save(previous: InventoryLine, next: InventoryLine, tx: Transaction): Promise<void> {
