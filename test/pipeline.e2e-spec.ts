@@ -81,6 +81,13 @@ describe('Pipeline', () => {
     expect(await prepared(BAD_THEN_GOOD.name)).toBe(1);
   });
 
+  it('fails a COPY step, which it has no data for, and the connection serves the next round trip', async () => {
+    await expect(Pipeline.run(client, ['COPY categories (name) FROM STDIN'])).rejects.toThrow(/COPY data/);
+    expect(await Pipeline.run(client, [{ statement: INSERT, values: ['after'] }])).toEqual([
+      [{ id: expect.any(String) as string, name: 'after' }],
+    ]);
+  });
+
   it('refuses a value it cannot send before writing anything', async () => {
     const before = readyAnswers;
     await expect(Pipeline.run(client, [{ statement: INSERT, values: [{ not: 'text' }] }])).rejects.toThrow(TypeError);

@@ -129,6 +129,18 @@ export class Pipeline implements pg.Submittable {
     this.stepDone(connection);
   }
 
+  /**
+   * A step that is a `COPY … FROM STDIN` gets no data: PostgreSQL fails it, and the pipeline with it. It ignored
+   * the pipeline's Sync while it waited for data, so another one ends the pipeline.
+   */
+  handleCopyInResponse(connection: pg.Connection): void {
+    (connection as unknown as { sendCopyFail(message: string): void }).sendCopyFail('A pipeline sends no COPY data');
+    connection.sync();
+  }
+
+  /** `COPY … TO STDOUT` rows are not read. */
+  handleCopyData(): void {}
+
   /** PostgreSQL's error (the steps after it were skipped), a broken connection, or pg's query timeout. */
   handleError(error: Error): void {
     this.finish(error);
