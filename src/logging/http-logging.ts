@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
-import { type LoggedRequest, serializeRequest } from './log-serializers.js';
+import { requestJson } from './log-serializers.js';
 import {
   LOG_DESTINATION,
   type RequestLineDestination,
@@ -121,8 +121,8 @@ export class HttpLogging {
     const routine = !failed && durationMs < SLOW_REQUEST_MS;
     const errorCode: unknown = res.locals.errorCode;
     // Optional fields left undefined are not written, by pino nor by the routine line's writer.
-    // One object per line: `req` serialized here for the routine writer, by pino's serializer otherwise.
-    const line: RequestLineFields<Request | LoggedRequest> = {
+    // One object per line: `req` as JSON text here for the routine writer, by pino's serializer otherwise.
+    const line: RequestLineFields<Request | string> = {
       reqId: req.id as string,
       method: req.method,
       route: route ?? null,
@@ -130,10 +130,10 @@ export class HttpLogging {
       durationMs,
       apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
       code: typeof errorCode === 'string' ? errorCode : undefined,
-      req: routine ? serializeRequest(req) : req,
+      req: routine ? requestJson(req) : req,
     };
     const msg = summary(req, res, route);
-    if (routine) this.writeInfoLine(line, msg);
+    if (routine) this.writeInfoLine(line as RequestLineFields<string>, msg);
     else if (failed) this.root.error(line, msg);
     else {
       this.root.info(line, msg);

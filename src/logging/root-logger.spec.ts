@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream } from 'pino';
-import { serializeRequest } from './log-serializers.js';
+import { requestJson } from './log-serializers.js';
 import { createRootLogger, requestInfoLineWriter } from './root-logger.js';
 
 const KEY = 'psk_Ab3dEf6hIj9lMn2pQr5tUv8xYz1_-bCdEfGhIjKlMnO';
@@ -84,7 +84,7 @@ describe('requestInfoLineWriter', () => {
     const fields = { reqId: 'r-2', method: 'GET', route: null, status: 200, durationMs: 3, apiKeyId: 7 };
     const msg = 'GET /pets 200 \u2028 "quoted"';
     createRootLogger('info', viaPino).info({ ...fields, req }, msg);
-    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: serializeRequest(req) }, msg);
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, msg);
     const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
     expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
     expect(direct.written[0]).not.toContain(KEY.slice(4));
@@ -99,7 +99,7 @@ describe('requestInfoLineWriter', () => {
     const direct = new Lines();
     const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
     createRootLogger('info', viaPino).info({ ...fields, req }, 'm');
-    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: serializeRequest(req) }, 'm');
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, 'm');
     const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
     expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
   });
@@ -107,7 +107,7 @@ describe('requestInfoLineWriter', () => {
   it('writes nothing when info lines are off', () => {
     const lines = new Lines();
     requestInfoLineWriter(createRootLogger('warn', lines), lines)(
-      { reqId: 'r-3', method: 'GET', route: '/', status: 200, durationMs: 1, req: {} },
+      { reqId: 'r-3', method: 'GET', route: '/', status: 200, durationMs: 1, req: '{}' },
       'GET / 200',
     );
     expect(lines.written).toEqual([]);

@@ -106,8 +106,8 @@ export function createRootLogger(level: LogLevel, destination: DestinationStream
 
 /**
  * What the log line of a request says about it (besides level, time and msg), in
- * the order written; `req` is the request itself for pino's serializer, or
- * serialized already (`serializeRequest`, plain JSON) for `requestInfoLineWriter`.
+ * the order written; `req` is the request itself for pino's serializer, or its
+ * JSON text already (`requestJson`) for `requestInfoLineWriter`.
  */
 export interface RequestLineFields<Req = object> {
   readonly reqId: string;
@@ -123,8 +123,8 @@ export interface RequestLineFields<Req = object> {
   readonly req: Req;
 }
 
-/** Writes one routine line of a request: `fields` and `msg`. */
-export type RequestLineWriter = (fields: RequestLineFields, msg: string) => void;
+/** Writes one routine line of a request: `fields` (its `req` as JSON text, `requestJson`) and `msg`. */
+export type RequestLineWriter = (fields: RequestLineFields<string>, msg: string) => void;
 
 /**
  * The info line of a request exactly as `root.info(fields, msg)` writes it (level,
@@ -148,7 +148,7 @@ export function requestInfoLineWriter(root: Logger, destination: RequestLineDest
     },"status":${status},"durationMs":${durationMs}`;
     if (apiKeyId !== undefined) line += `,"apiKeyId":${apiKeyId}`;
     if (code !== undefined) line += `,"code":${JSON.stringify(code)}`;
-    line += `,"req":${JSON.stringify(req)},"msg":${JSON.stringify(msg)}}\n`;
+    line += `,"req":${req},"msg":${JSON.stringify(msg)}}\n`;
     // A request line (it has a reqId): redacted as `redactRequestLine` would, without looking for the reqId.
     write(redactText(line));
   };

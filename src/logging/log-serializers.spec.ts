@@ -1,0 +1,63 @@
+import type { IncomingMessage } from 'node:http';
+import fc from 'fast-check';
+import { requestJson, serializeRequest } from './log-serializers.js';
+
+const KEY = 'psk_live_0123456789abcdef0123456789abcdef';
+
+/** A request as Node gives it: `headers` made from `rawHeaders` (names lower-cased, repeats joined). */
+function request(rawHeaders: string[], socket: object | undefined, url = '/pets?id=1'): IncomingMessage {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    headers[name] = name in headers ? `${headers[name]}, ${rawHeaders[i + 1]}` : rawHeaders[i + 1];
+  }
+  return { url, socket, rawHeaders, headers } as unknown as IncomingMessage;
+}
+
+const expected = (req: IncomingMessage): string => JSON.stringify(serializeRequest(req));
+
+describe('requestJson', () => {
+  const name = fc.constantFrom('Host', 'X-Api-Key', 'Authorization', 'Referer', 'X-Note', 'x-note', 'Cookie', 'Accept');
+  const value = fc.oneof(
+    fc.string(),
+    fc.constantFrom(KEY, `see ${KEY}`, '/pets?token=abc&id=1', 'a "quoted" \\ value', 'password=hunter2', '\u2028'),
+  );
+  const rawHeaders = fc.array(fc.tuple(name, value), { maxLength: 6 }).map((pairs) => pairs.flat());
+
+  it('is the JSON of serializeRequest, whatever the headers, URL and address', () => {
+    fc.assert(
+      fc.property(rawHeaders, fc.string(), fc.option(fc.string(), { nil: undefined }), (raw, url, address) => {
+        const req = request(raw, { remoteAddress: address }, url);
+        expect(requestJson(req)).toBe(expected(req));
+      }),
+    );
+  });
+
+  it('logs each request of a connection as its own headers say, whether they repeat or change', () => {
+    fc.assert(
+      fc.property(fc.array(rawHeaders, { minLength: 1, maxLength: 8 }), (sequence) => {
+        const socket = { remoteAddress: '::1' };
+        for (const raw of [...sequence, ...sequence]) {
+          const req = request(raw, socket);
+          const json = requestJson(req);
+          expect(json).toBe(expected(req));
+          expect(json).not.toContain(KEY.slice(4));
+        }
+      }),
+    );
+  });
+
+  it('follows a change the request id middleware makes to the headers, as a function of the raw ones', () => {
+    const socket = { remoteAddress: '::1' };
+    for (let i = 0; i < 2; i += 1) {
+      const req = request(['Host', 'h', 'X-Request-Id', KEY], socket);
+      delete req.headers['x-request-id']; // what the middleware does to a key-shaped id
+      expect(requestJson(req)).toBe('{"url":"/pets?id=1","remoteAddress":"::1","headers":{"host":"h"}}');
+    }
+  });
+
+  it('leaves out the address of a request without one, as JSON.stringify does', () => {
+    const req = request(['Host', 'h'], undefined);
+    expect(requestJson(req)).toBe('{"url":"/pets?id=1","headers":{"host":"h"}}');
+  });
+});
