@@ -41,8 +41,8 @@ export class TypeOrmTransaction implements Transaction {
 
   /** Runs `statement` as a named prepared statement in the transaction, in one round trip with what is pending. */
   async rows<Row extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]): Promise<Row[]> {
-    const rows = await Pipeline.run(this.client, [...this.takePending(), { statement, values }]);
-    return rows[rows.length - 1] as Row[];
+    const [rows] = await this.stepRows([{ statement, values }]);
+    return rows as Row[];
   }
 
   /** Runs `steps` (named prepared statements) in order in one round trip with what is pending: each one's rows. */
