@@ -1,8 +1,14 @@
 import pg from 'pg';
 import type { Statement } from './prepared-sql.js';
 
+/** A named statement and its values. */
+export interface PreparedStep {
+  readonly statement: Statement;
+  readonly values: readonly unknown[];
+}
+
 /** A step of a pipeline: a named statement and its values, or a statement without values (`BEGIN`, `COMMIT`). */
-export type Step = string | { readonly statement: Statement; readonly values: readonly unknown[] };
+export type Step = string | PreparedStep;
 
 type Row = pg.QueryResultRow;
 

@@ -3,7 +3,7 @@ import type { EntityManager, QueryRunner } from 'typeorm';
 import { RecordedEvents } from '../shared/domain-events/domain-events.js';
 import type { DomainEvent } from '../shared/domain-events/domain-event.js';
 import type { Transaction } from '../shared/unit-of-work/unit-of-work.js';
-import { Pipeline, type Step } from './pipeline.js';
+import { Pipeline, type PreparedStep } from './pipeline.js';
 import type { Statement } from './prepared-sql.js';
 
 /**
@@ -23,7 +23,7 @@ export class TypeOrmTransaction implements Transaction {
   /** Statements without values that go out in order before the next statement (BEGIN first). */
   private pending: string[] = ['BEGIN'];
   /** Statements sent with COMMIT, in one round trip. */
-  private readonly atCommit: Step[] = [];
+  private readonly atCommit: PreparedStep[] = [];
   private savepoints = 0;
   /** Whether BEGIN has been sent: the connection may be in a transaction. */
   private begun = false;
@@ -46,9 +46,7 @@ export class TypeOrmTransaction implements Transaction {
   }
 
   /** Runs `steps` (named prepared statements) in order in one round trip with what is pending: each one's rows. */
-  async stepRows(
-    steps: ReadonlyArray<{ statement: Statement; values: readonly unknown[] }>,
-  ): Promise<pg.QueryResultRow[][]> {
+  async stepRows(steps: readonly PreparedStep[]): Promise<pg.QueryResultRow[][]> {
     const pending = this.takePending();
     return (await Pipeline.run(this.client, [...pending, ...steps])).slice(pending.length);
   }
@@ -147,10 +145,7 @@ export function preparedRowsIn<Row extends pg.QueryResultRow>(
  * each one's rows. Each is a statement of its own, so a step that follows a lock
  * reads with a snapshot taken once the lock is granted.
  */
-export function preparedStepsIn(
-  tx: Transaction,
-  steps: ReadonlyArray<{ statement: Statement; values: readonly unknown[] }>,
-): Promise<pg.QueryResultRow[][]> {
+export function preparedStepsIn(tx: Transaction, steps: readonly PreparedStep[]): Promise<pg.QueryResultRow[][]> {
   return inTypeOrm(tx).stepRows(steps);
 }
 

@@ -21,10 +21,15 @@ const MAX_DEPTH = 4;
  */
 export function serializeRequest(req: IncomingMessage & { originalUrl?: string }): LoggedRequest {
   return {
-    url: redactUrl(req.originalUrl ?? req.url ?? ''),
+    url: loggedUrl(req),
     remoteAddress: req.socket?.remoteAddress,
     headers: redactHeaders(req.headers),
   };
+}
+
+/** The URL a log line gives for `req`: as the client sent it (`originalUrl` when mounted under a path), redacted. */
+function loggedUrl(req: IncomingMessage & { originalUrl?: string }): string {
+  return redactUrl(req.originalUrl ?? req.url ?? '');
 }
 
 /** A connection's last request headers (as sent) and the JSON they were logged as. */
@@ -51,7 +56,7 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
  * is one of them too), so equal raw headers log alike.
  */
 export function requestJson(req: IncomingMessage & { originalUrl?: string }): string {
-  const url = JSON.stringify(redactUrl(req.originalUrl ?? req.url ?? ''));
+  const url = JSON.stringify(loggedUrl(req));
   const remoteAddress = req.socket?.remoteAddress;
   const address = remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
   return `{"url":${url}${address},"headers":${headersJson(req)}}`;
