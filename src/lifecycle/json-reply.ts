@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { validateHeaderValue } from 'node:http';
 import { takesHeadLines } from '../shared/http/head-lines.js';
+import { weakEtag } from '../shared/http/weak-etag.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 const CONTENT_TYPE_LINE = `Content-Type: ${JSON_UTF8}\r\n`;
@@ -46,7 +47,8 @@ export function replyJson(res: Response, body: object): boolean {
   const conditional = req.headers['if-none-match'] || req.headers['if-modified-since'];
   if (!conditional && req.method !== 'HEAD' && takesHeadLines(res)) {
     // The plain case as head lines; Node counts the Content-Length of a body sent whole by `end`.
-    if (etag) validateHeaderValue('ETag', etag); // the app's etag fn may be anyone's
+    // The app's etag fn may be anyone's; the service's own makes only valid values.
+    if (etag && etagFn !== weakEtag) validateHeaderValue('ETag', etag);
     res.setHeadLines('representation', etag ? `${CONTENT_TYPE_LINE}ETag: ${etag}\r\n` : CONTENT_TYPE_LINE);
     res.end(text, 'utf8');
     return true;

@@ -48,17 +48,21 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * `JSON.stringify(serializeRequest(req))`, the `req` of a routine request line. The
- * headers' part is redacted and serialized once per connection for as long as its
- * requests send the same headers (compared as sent, `rawHeaders`): that part was a
- * twentieth of the service's CPU per request. `req.headers` is Node's function of
- * `rawHeaders` (the request id middleware's removal of a key-shaped `X-Request-Id`
- * is one of them too), so equal raw headers log alike.
+ * `redactText(JSON.stringify(serializeRequest(req)))`, the `req` of a routine request
+ * line as every request line is written (see `createRootLogger`). Each JSON value is
+ * redacted on its own: a key or a `name=value` never reaches past the quotes of its
+ * string, so the parts redacted alike make the whole redacted alike, and the line's
+ * writer need not look at the whole line again. The headers' part is redacted and
+ * serialized once per connection for as long as its requests send the same headers
+ * (compared as sent, `rawHeaders`): that part was a twentieth of the service's CPU
+ * per request. `req.headers` is Node's function of `rawHeaders` (the request id
+ * middleware's removal of a key-shaped `X-Request-Id` is one of them too), so equal
+ * raw headers log alike.
  */
 export function requestJson(req: IncomingMessage & { originalUrl?: string }): string {
-  const url = JSON.stringify(loggedUrl(req));
+  const url = redactText(JSON.stringify(loggedUrl(req)));
   const remoteAddress = req.socket?.remoteAddress;
-  const address = remoteAddress === undefined ? '' : `,"remoteAddress":${JSON.stringify(remoteAddress)}`;
+  const address = remoteAddress === undefined ? '' : `,"remoteAddress":${redactText(JSON.stringify(remoteAddress))}`;
   return `{"url":${url}${address},"headers":${headersJson(req)}}`;
 }
 
@@ -66,7 +70,7 @@ function headersJson(req: IncomingMessage): string {
   const { socket, rawHeaders } = req;
   const last = socket ? lastHeaders.get(socket) : undefined;
   if (last && Array.isArray(rawHeaders) && sameStrings(last.raw, rawHeaders)) return last.json;
-  const json = JSON.stringify(redactHeaders(req.headers));
+  const json = redactText(JSON.stringify(redactHeaders(req.headers)));
   if (socket && Array.isArray(rawHeaders)) lastHeaders.set(socket, { raw: rawHeaders, json });
   return json;
 }

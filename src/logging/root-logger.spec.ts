@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import fc from 'fast-check';
 import type { DestinationStream } from 'pino';
 import { requestJson } from './log-serializers.js';
 import { createRootLogger, requestInfoLineWriter } from './root-logger.js';
@@ -102,6 +103,56 @@ describe('requestInfoLineWriter', () => {
     requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, 'm');
     const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
     expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+  });
+
+  it('matches root.info for any text in its string fields: redacted field by field as the whole line would be', () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc
+        .array(
+          fc.constantFrom(
+            'psk_',
+            KEY,
+            'token',
+            'pwd',
+            'token=v',
+            'pwd=',
+            '=',
+            '"',
+            '\\',
+            '/',
+            '?',
+            '&',
+            ' ',
+            'x',
+            '.',
+            '\u2028',
+            'é',
+          ),
+          {
+            maxLength: 10,
+          },
+        )
+        .map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(
+        text,
+        fc.option(text, { nil: null }),
+        fc.option(text, { nil: undefined }),
+        text,
+        (reqId, route, code, msg) => {
+          const viaPino = new Lines();
+          const direct = new Lines();
+          const fields = { reqId, method: 'GET', route, status: 200, durationMs: 1, code };
+          const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
+          createRootLogger('info', viaPino).info({ ...fields, req }, msg);
+          requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, msg);
+          const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+          expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+        },
+      ),
+    );
   });
 
   it('writes nothing when info lines are off', () => {

@@ -132,26 +132,40 @@ export type RequestLineWriter = (fields: RequestLineFields<string>, msg: string)
  * request line is), put together field by field: every request writes one, and
  * pino's general path (a serializer lookup per field, hooks), or copies of the
  * fields into one object for a single `JSON.stringify`, cost several times as much.
+ * Redacted part by part, as `redactText` would redact the whole line (a key or a
+ * `name=value` never reaches past the quotes of its JSON string): `req` comes
+ * redacted (`requestJson`), the root's bindings are redacted once, and each
+ * string field on its own, so the whole line is never searched and copied again.
  */
 export function requestInfoLineWriter(root: Logger, destination: RequestLineDestination): RequestLineWriter {
   // The root's bindings as pino writes them after the time (`,"pid":…,"hostname":…`).
   const bindings = String((root as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym] ?? '');
   const prefix = `{"level":"info","time":"`;
-  const afterTime = `"${bindings},"reqId":`;
+  const afterTime = redactText(`"${bindings},"reqId":`);
   const clock = isoClock();
   const write = destination.writeRoutine?.bind(destination) ?? destination.write.bind(destination);
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
     const { reqId, method, route, status, durationMs, apiKeyId, code, req } = fields;
-    let line = `${prefix}${clock()}${afterTime}${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"route":${
-      route === null ? 'null' : JSON.stringify(route)
+    let line = `${prefix}${clock()}${afterTime}${jsonText(reqId)},"method":${jsonText(method)},"route":${
+      route === null ? 'null' : jsonText(route)
     },"status":${status},"durationMs":${durationMs}`;
     if (apiKeyId !== undefined) line += `,"apiKeyId":${apiKeyId}`;
-    if (code !== undefined) line += `,"code":${JSON.stringify(code)}`;
-    line += `,"req":${req},"msg":${JSON.stringify(msg)}}\n`;
-    // A request line (it has a reqId): redacted as `redactRequestLine` would, without looking for the reqId.
-    write(redactText(line));
+    if (code !== undefined) line += `,"code":${jsonText(code)}`;
+    write(`${line},"req":${req},"msg":${jsonText(msg)}}\n`);
   };
+}
+
+/** Printable ASCII but `"` and `\`: JSON quotes such a string as it is. */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * `redactText(JSON.stringify(value))`, cheaper for the plain strings a request line
+ * mostly holds (ids, methods, route templates, codes): `JSON.stringify` of a short
+ * string is a call into V8's runtime, several times the cost of the test.
+ */
+function jsonText(value: string): string {
+  return PLAIN_JSON.test(value) ? `"${redactText(value)}"` : redactText(JSON.stringify(value));
 }
 
 /** `new Date().toISOString()`, made once per millisecond: lines of one millisecond share it. */

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { validateHeaderValue } from 'node:http';
 import { createRequire } from 'node:module';
 import { weakEtag } from './weak-etag.js';
 
@@ -20,6 +21,14 @@ describe('weakEtag', () => {
 
   it('is the value Express gives for any text', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (body) => weakEtag(body) === expressWeakEtag(body, 'utf8')));
+  });
+
+  it('is always a valid header value (the JSON reply sends it unchecked)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (body) => {
+        expect(() => validateHeaderValue('ETag', weakEtag(body))).not.toThrow();
+      }),
+    );
   });
 
   it('differs when the body does', () => {
