@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
-import { requestJson } from './log-serializers.js';
+import { type RequestJsonParts, requestJsonParts } from './log-serializers.js';
 import {
   LOG_DESTINATION,
   type RequestLineDestination,
@@ -25,8 +25,24 @@ export const SLOW_REQUEST_MS = 1000;
 /** Told of every response once its connection is done with it: the request's route template and duration. */
 export type ResponseObserver = (req: Request, res: Response, route: string | undefined, durationMs: number) => void;
 
+/** A line's msg by route template, method and status: the same few strings request after request. */
+const summaries = new Map<string, Map<string, Map<number, string>>>();
+
+/**
+ * The msg of a request's line: `GET /pets 200`. One string per route, method and
+ * status, kept (routes are the app's, methods and statuses few): the line's writer
+ * then quotes a string it has seen (see `requestInfoLineWriter`), where a new one
+ * would be searched character by character on every request.
+ */
 function summary(req: Request, res: Response, route: string | undefined): string {
-  return `${req.method} ${route ?? redactUrl(req.path)} ${res.statusCode}`;
+  if (route === undefined) return `${req.method} ${redactUrl(req.path)} ${res.statusCode}`;
+  let byMethod = summaries.get(route);
+  if (byMethod === undefined) summaries.set(route, (byMethod = new Map()));
+  let byStatus = byMethod.get(req.method);
+  if (byStatus === undefined) byMethod.set(req.method, (byStatus = new Map()));
+  let msg = byStatus.get(res.statusCode);
+  if (msg === undefined) byStatus.set(res.statusCode, (msg = `${req.method} ${route} ${res.statusCode}`));
+  return msg;
 }
 
 /** A key sent as `X-Request-Id` would be echoed and bound to every line: such an id is replaced, like a malformed one. */
@@ -122,7 +138,7 @@ export class HttpLogging {
     const errorCode: unknown = res.locals.errorCode;
     // Optional fields left undefined are not written, by pino nor by the routine line's writer.
     // One object per line: `req` as JSON text here for the routine writer, by pino's serializer otherwise.
-    const line: RequestLineFields<Request | string> = {
+    const line: RequestLineFields<Request | RequestJsonParts> = {
       reqId: req.id as string,
       method: req.method,
       route: route ?? null,
@@ -130,10 +146,10 @@ export class HttpLogging {
       durationMs,
       apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
       code: typeof errorCode === 'string' ? errorCode : undefined,
-      req: routine ? requestJson(req) : req,
+      req: routine ? requestJsonParts(req) : req,
     };
     const msg = summary(req, res, route);
-    if (routine) this.writeInfoLine(line as RequestLineFields<string>, msg);
+    if (routine) this.writeInfoLine(line as RequestLineFields<RequestJsonParts>, msg);
     else if (failed) this.root.error(line, msg);
     else {
       this.root.info(line, msg);

@@ -32,14 +32,31 @@ function loggedUrl(req: IncomingMessage & { originalUrl?: string }): string {
   return redactUrl(req.originalUrl ?? req.url ?? '');
 }
 
-/** A connection's last request headers (as sent) and the JSON they were logged as. */
-interface LoggedHeaders {
+/** Text with its UTF-8 bytes, for a destination that copies bytes rather than encoding text again. */
+export interface EncodedText {
+  readonly text: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The `req` of a routine request line in two parts: `url`, the JSON text of this
+ * request's URL, and `rest`, the address and headers (`,"remoteAddress":…,"headers":{…}}`)
+ * as the requests of a connection share them. `{"url":` + `url` + `rest.text` is `requestJson`.
+ */
+export interface RequestJsonParts {
+  readonly url: string;
+  readonly rest: EncodedText;
+}
+
+/** A connection's last request headers (as sent) and address, and the part of the line they made. */
+interface LoggedConnection {
   readonly raw: readonly string[];
-  readonly json: string;
+  readonly address: string | undefined;
+  readonly rest: EncodedText;
 }
 
 /** By connection: the clients of an API send the same headers request after request on a connection. */
-const lastHeaders = new WeakMap<object, LoggedHeaders>();
+const lastConnectionParts = new WeakMap<object, LoggedConnection>();
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -52,27 +69,37 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
  * line as every request line is written (see `createRootLogger`). Each JSON value is
  * redacted on its own: a key or a `name=value` never reaches past the quotes of its
  * string, so the parts redacted alike make the whole redacted alike, and the line's
- * writer need not look at the whole line again. The headers' part is redacted and
- * serialized once per connection for as long as its requests send the same headers
- * (compared as sent, `rawHeaders`): that part was a twentieth of the service's CPU
- * per request. `req.headers` is Node's function of `rawHeaders` (the request id
- * middleware's removal of a key-shaped `X-Request-Id` is one of them too), so equal
- * raw headers log alike.
+ * writer need not look at the whole line again.
  */
 export function requestJson(req: IncomingMessage & { originalUrl?: string }): string {
-  const url = redactText(JSON.stringify(loggedUrl(req)));
-  const remoteAddress = req.socket?.remoteAddress;
-  const address = remoteAddress === undefined ? '' : `,"remoteAddress":${redactText(JSON.stringify(remoteAddress))}`;
-  return `{"url":${url}${address},"headers":${headersJson(req)}}`;
+  const { url, rest } = requestJsonParts(req);
+  return `{"url":${url}${rest.text}`;
 }
 
-function headersJson(req: IncomingMessage): string {
+/**
+ * `requestJson` in its two parts (`RequestJsonParts`). The address and headers part
+ * is redacted, serialized and encoded once per connection for as long as its
+ * requests send the same headers (compared as sent, `rawHeaders`): that part was a
+ * twentieth of the service's CPU per request. `req.headers` is Node's function of
+ * `rawHeaders` (the request id middleware's removal of a key-shaped `X-Request-Id`
+ * is one of them too), so equal raw headers log alike.
+ */
+export function requestJsonParts(req: IncomingMessage & { originalUrl?: string }): RequestJsonParts {
+  return { url: redactText(JSON.stringify(loggedUrl(req))), rest: connectionPart(req) };
+}
+
+function connectionPart(req: IncomingMessage): EncodedText {
   const { socket, rawHeaders } = req;
-  const last = socket ? lastHeaders.get(socket) : undefined;
-  if (last && Array.isArray(rawHeaders) && sameStrings(last.raw, rawHeaders)) return last.json;
-  const json = redactText(JSON.stringify(redactHeaders(req.headers)));
-  if (socket && Array.isArray(rawHeaders)) lastHeaders.set(socket, { raw: rawHeaders, json });
-  return json;
+  const address = socket?.remoteAddress;
+  const last = socket ? lastConnectionParts.get(socket) : undefined;
+  if (last && last.address === address && Array.isArray(rawHeaders) && sameStrings(last.raw, rawHeaders)) {
+    return last.rest;
+  }
+  const addressJson = address === undefined ? '' : `,"remoteAddress":${redactText(JSON.stringify(address))}`;
+  const text = `${addressJson},"headers":${redactText(JSON.stringify(redactHeaders(req.headers)))}}`;
+  const rest = { text, bytes: Buffer.from(text) };
+  if (socket && Array.isArray(rawHeaders)) lastConnectionParts.set(socket, { raw: rawHeaders, address, rest });
+  return rest;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import type { DestinationStream } from 'pino';
-import { requestJson } from './log-serializers.js';
+import { requestJsonParts } from './log-serializers.js';
 import { createRootLogger, requestInfoLineWriter } from './root-logger.js';
 
 const KEY = 'psk_Ab3dEf6hIj9lMn2pQr5tUv8xYz1_-bCdEfGhIjKlMnO';
@@ -85,7 +85,7 @@ describe('requestInfoLineWriter', () => {
     const fields = { reqId: 'r-2', method: 'GET', route: null, status: 200, durationMs: 3, apiKeyId: 7 };
     const msg = 'GET /pets 200 \u2028 "quoted"';
     createRootLogger('info', viaPino).info({ ...fields, req }, msg);
-    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, msg);
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJsonParts(req) }, msg);
     const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
     expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
     expect(direct.written[0]).not.toContain(KEY.slice(4));
@@ -100,7 +100,7 @@ describe('requestInfoLineWriter', () => {
     const direct = new Lines();
     const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
     createRootLogger('info', viaPino).info({ ...fields, req }, 'm');
-    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, 'm');
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJsonParts(req) }, 'm');
     const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
     expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
   });
@@ -147,7 +147,10 @@ describe('requestInfoLineWriter', () => {
           const fields = { reqId, method: 'GET', route, status: 200, durationMs: 1, code };
           const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
           createRootLogger('info', viaPino).info({ ...fields, req }, msg);
-          requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, msg);
+          requestInfoLineWriter(createRootLogger('info', direct), direct)(
+            { ...fields, req: requestJsonParts(req) },
+            msg,
+          );
           const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
           expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
         },
@@ -158,7 +161,14 @@ describe('requestInfoLineWriter', () => {
   it('writes nothing when info lines are off', () => {
     const lines = new Lines();
     requestInfoLineWriter(createRootLogger('warn', lines), lines)(
-      { reqId: 'r-3', method: 'GET', route: '/', status: 200, durationMs: 1, req: '{}' },
+      {
+        reqId: 'r-3',
+        method: 'GET',
+        route: '/',
+        status: 200,
+        durationMs: 1,
+        req: { url: '"/"', rest: { text: '}', bytes: Buffer.from('}') } },
+      },
       'GET / 200',
     );
     expect(lines.written).toEqual([]);

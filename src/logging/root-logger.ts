@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config/app.config.js';
-import { serializeError, serializeRequest } from './log-serializers.js';
+import { LineBatch } from './line-batch.js';
+import { type EncodedText, type RequestJsonParts, serializeError, serializeRequest } from './log-serializers.js';
 import { redactText } from './redaction.js';
 
 /** Where log lines go: stdout (JSON, or readable text on a terminal); tests substitute a stream. */
@@ -13,17 +14,17 @@ export const ROOT_LOGGER = Symbol('RootLogger');
 const REQUEST_ID_FIELD = '"reqId":';
 
 /** JSON lines are gathered up to this many bytes before a write (a few request lines)… */
-const BATCH_BYTES = 32 * 1024;
+const BATCH_BYTES = 64 * 1024;
 /** …or for at most this long when traffic is light. */
 const BATCH_MS = 250;
 
 /**
  * stdout: one JSON object per line, or pino-pretty's readable text when stdout is a
- * terminal. JSON lines are written asynchronously and in batches (pino's own
- * SonicBoom buffer: one `write` for several lines, none on the request's path);
- * warnings and errors are written at once (`urgentLinesAtOnce`), and what is
- * buffered is written out synchronously when the process exits, however it exits,
- * so no line is lost.
+ * terminal. JSON lines are written asynchronously and in batches (encoded into one
+ * buffer by `LineBatch`, written by pino's own SonicBoom: one `write` for several
+ * lines, none on the request's path); warnings and errors are written at once
+ * (`urgentLinesAtOnce`), and what is batched is written out synchronously when the
+ * process exits, however it exits, so no line is lost.
  */
 export function defaultLogDestination(): DestinationStream {
   if (process.stdout.isTTY) {
@@ -34,22 +35,23 @@ export function defaultLogDestination(): DestinationStream {
   const destination = pino.destination({
     dest: 1,
     sync: false,
-    minLength: BATCH_BYTES,
-    maxWrite: 2 * BATCH_BYTES,
-    periodicFlush: BATCH_MS,
-    // Lines kept as buffers and joined once per batch. With strings, SonicBoom measures
-    // the byte length of the batch so far on every write, which copies the whole batch
-    // (V8 flattens the concatenated string): about 16 KB copied per request line.
+    // Each batch is written as it comes (a write in progress queues the next). In buffer
+    // mode: with strings, SonicBoom measures the byte length of all it holds on every write.
+    minLength: 0,
+    maxWrite: 4 * BATCH_BYTES,
     contentMode: 'buffer',
   });
-  process.once('exit', () => destination.flushSync());
-  const writeBuffer = destination.write.bind(destination) as unknown as (line: Buffer) => boolean;
-  return urgentLinesAtOnce({ write: (line) => writeBuffer(Buffer.from(line)), flush: () => destination.flush() });
+  const writeBuffer = destination.write.bind(destination) as unknown as (chunk: Buffer) => boolean;
+  const batch = new LineBatch({ write: writeBuffer, flushSync: () => destination.flushSync() }, BATCH_BYTES, BATCH_MS);
+  process.once('exit', () => batch.flushSync());
+  return urgentLinesAtOnce(batch);
 }
 
-/** A stream pino writes to that can be told to write out what it holds. */
+/** A stream pino writes to that can be told to write out what it holds; it may take a line in parts. */
 export interface FlushableStream {
   write(line: string): unknown;
+  /** The line `head`, `middle`, `tail`. */
+  writeParts?(head: string, middle: Uint8Array, tail: string): void;
   flush(): void;
 }
 
@@ -69,17 +71,21 @@ export function urgentLinesAtOnce(stream: FlushableStream): RequestLineDestinati
       const routine = ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix)) && line.includes(REQUEST_ID_FIELD);
       if (!routine) stream.flush();
     },
-    writeRoutine: (line: string) => stream.write(line),
+    writeRoutine: stream.writeParts
+      ? (head, middle, tail) => stream.writeParts?.(head, middle.bytes, tail)
+      : (head, middle, tail) => stream.write(`${head}${middle.text}${tail}`),
     flush: () => stream.flush(),
   };
 }
 
 /**
  * A destination that may be told a line is a routine request line (`requestInfoLineWriter`'s),
- * so that it need not look at the line to know it may wait for the batch.
+ * so that it need not look at the line to know it may wait for the batch. Such a line
+ * comes in parts: `head`, `middle` (the request's address and headers, the same for
+ * many lines), `tail`.
  */
 export interface RequestLineDestination extends DestinationStream {
-  writeRoutine?(line: string): void;
+  writeRoutine?(head: string, middle: EncodedText, tail: string): void;
 }
 
 /**
@@ -107,7 +113,7 @@ export function createRootLogger(level: LogLevel, destination: DestinationStream
 /**
  * What the log line of a request says about it (besides level, time and msg), in
  * the order written; `req` is the request itself for pino's serializer, or its
- * JSON text already (`requestJson`) for `requestInfoLineWriter`.
+ * JSON text already (`requestJsonParts`) for `requestInfoLineWriter`.
  */
 export interface RequestLineFields<Req = object> {
   readonly reqId: string;
@@ -123,8 +129,8 @@ export interface RequestLineFields<Req = object> {
   readonly req: Req;
 }
 
-/** Writes one routine line of a request: `fields` (its `req` as JSON text, `requestJson`) and `msg`. */
-export type RequestLineWriter = (fields: RequestLineFields<string>, msg: string) => void;
+/** Writes one routine line of a request: `fields` (its `req` as JSON text, `requestJsonParts`) and `msg`. */
+export type RequestLineWriter = (fields: RequestLineFields<RequestJsonParts>, msg: string) => void;
 
 /**
  * The info line of a request exactly as `root.info(fields, msg)` writes it (level,
@@ -134,8 +140,9 @@ export type RequestLineWriter = (fields: RequestLineFields<string>, msg: string)
  * fields into one object for a single `JSON.stringify`, cost several times as much.
  * Redacted part by part, as `redactText` would redact the whole line (a key or a
  * `name=value` never reaches past the quotes of its JSON string): `req` comes
- * redacted (`requestJson`), the root's bindings are redacted once, and each
- * string field on its own, so the whole line is never searched and copied again.
+ * redacted (`requestJsonParts`), the root's bindings are redacted once, and each
+ * string field on its own, so the whole line is never searched and copied again;
+ * nor made as one string: the destination takes it in parts (`writeRoutine`).
  */
 export function requestInfoLineWriter(root: Logger, destination: RequestLineDestination): RequestLineWriter {
   // The root's bindings as pino writes them after the time (`,"pid":…,"hostname":…`).
@@ -143,16 +150,22 @@ export function requestInfoLineWriter(root: Logger, destination: RequestLineDest
   const prefix = `{"level":"info","time":"`;
   const afterTime = redactText(`"${bindings},"reqId":`);
   const clock = isoClock();
-  const write = destination.writeRoutine?.bind(destination) ?? destination.write.bind(destination);
+  const write =
+    destination.writeRoutine?.bind(destination) ??
+    ((head: string, middle: EncodedText, tail: string) => destination.write(`${head}${middle.text}${tail}`));
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
     const { reqId, method, route, status, durationMs, apiKeyId, code, req } = fields;
-    let line = `${prefix}${clock()}${afterTime}${jsonText(reqId)},"method":${jsonText(method)},"route":${
-      route === null ? 'null' : jsonText(route)
+    let line = `${prefix}${clock()}${afterTime}${jsonText(reqId)},"method":${repeatedJsonText(method)},"route":${
+      route === null ? 'null' : repeatedJsonText(route)
     },"status":${status},"durationMs":${durationMs}`;
     if (apiKeyId !== undefined) line += `,"apiKeyId":${apiKeyId}`;
-    if (code !== undefined) line += `,"code":${jsonText(code)}`;
-    write(`${line},"req":${req},"msg":${jsonText(msg)}}\n`);
+    if (code !== undefined) line += `,"code":${repeatedJsonText(code)}`;
+    write(
+      `${line},"req":{"url":${req.url}`,
+      req.rest,
+      `,"msg":${route === null ? jsonText(msg) : repeatedJsonText(msg)}}\n`,
+    );
   };
 }
 
@@ -166,6 +179,23 @@ const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
  */
 function jsonText(value: string): string {
   return PLAIN_JSON.test(value) ? `"${redactText(value)}"` : redactText(JSON.stringify(value));
+}
+
+/**
+ * Most strings a request line holds but its id and URL are the same few, line after
+ * line (methods, route templates, codes, the msg of a routed request): quoted once.
+ */
+const quotedOnce = new Map<string, string>();
+const MAX_QUOTED_ONCE = 1000;
+
+/** `jsonText`, kept for a string seen before (by value: a kept string object's hash is computed once). */
+function repeatedJsonText(value: string): string {
+  let text = quotedOnce.get(value);
+  if (text === undefined) {
+    text = jsonText(value);
+    if (quotedOnce.size < MAX_QUOTED_ONCE) quotedOnce.set(value, text);
+  }
+  return text;
 }
 
 /** `new Date().toISOString()`, made once per millisecond: lines of one millisecond share it. */

@@ -45,9 +45,20 @@ describe('urgentLinesAtOnce', () => {
   it("leaves the request writer's routine lines to the batch without reading them", () => {
     const stream = new RecordingStream();
     const destination = urgentLinesAtOnce(stream);
-    destination.writeRoutine?.('{"msg":"GET /pets 200"}\n');
+    destination.writeRoutine?.('{"msg":', { text: '"GET /pets 200"', bytes: Buffer.from('"GET /pets 200"') }, '}\n');
     destination.write('{"msg":"listening"}\n');
     expect(stream.events).toEqual(['line GET /pets 200', 'line listening', 'flush']);
+  });
+
+  it('passes a routine line on in its parts, with the bytes of its middle, to a stream that takes parts', () => {
+    const parts: string[] = [];
+    const destination = urgentLinesAtOnce({
+      write: () => parts.push('whole'),
+      writeParts: (head, middle, tail) => parts.push(head, Buffer.from(middle).toString(), tail),
+      flush: () => parts.push('flush'),
+    });
+    destination.writeRoutine?.('{"msg":', { text: 'unused', bytes: Buffer.from('"GET /pets 200"') }, '}\n');
+    expect(parts).toEqual(['{"msg":', '"GET /pets 200"', '}\n']);
   });
 
   it('passes a flush of the logger on', () => {

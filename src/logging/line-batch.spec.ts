@@ -1,0 +1,96 @@
+import { jest } from '@jest/globals';
+import fc from 'fast-check';
+import { LineBatch } from './line-batch.js';
+
+/** A sink that keeps every chunk it was given (as SonicBoom does until written) and its sync flushes. */
+class KeepingSink {
+  readonly chunks: Buffer[] = [];
+  syncFlushes = 0;
+  write(chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+  flushSync(): void {
+    this.syncFlushes += 1;
+  }
+  /** What was handed over, read now: a chunk overwritten after it was handed over shows here. */
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+type Step =
+  { kind: 'line'; text: string } | { kind: 'parts'; head: string; middle: string; tail: string } | { kind: 'flush' };
+
+describe('LineBatch', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('hands over every line once, in order and byte for byte, whatever the lines, parts and flushes', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 300 });
+    const step: fc.Arbitrary<Step> = fc.oneof(
+      text.map((line) => ({ kind: 'line' as const, text: line })),
+      fc.tuple(text, text, text).map(([head, middle, tail]) => ({ kind: 'parts' as const, head, middle, tail })),
+      fc.constant({ kind: 'flush' as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), fc.integer({ min: 1, max: 512 }), (steps, batchBytes) => {
+        const sink = new KeepingSink();
+        const batch = new LineBatch(sink, batchBytes, 60_000);
+        let expected = '';
+        for (const each of steps) {
+          if (each.kind === 'line') batch.write(each.text);
+          else if (each.kind === 'parts') batch.writeParts(each.head, Buffer.from(each.middle), each.tail);
+          else batch.flush();
+          if (each.kind === 'line') expected += each.text;
+          if (each.kind === 'parts') expected += each.head + each.middle + each.tail;
+        }
+        batch.flushSync();
+        // Encoded as Buffer.from encodes (lone surrogates included), nothing lost, nothing written over.
+        expect(Buffer.concat(sink.chunks).equals(Buffer.from(expected))).toBe(true);
+        expect(sink.text()).toBe(Buffer.from(expected).toString('utf8'));
+        expect(sink.chunks.every((chunk) => chunk.length > 0)).toBe(true);
+      }),
+    );
+  });
+
+  it('waits for the batch to fill, then hands it over whole', () => {
+    const sink = new KeepingSink();
+    const batch = new LineBatch(sink, 100, 60_000);
+    const line = `${'x'.repeat(39)}\n`;
+    batch.write(line);
+    batch.write(line);
+    expect(sink.chunks).toEqual([]);
+    batch.write(line);
+    expect(sink.chunks.map(String)).toEqual([line.repeat(3)]);
+  });
+
+  it('hands over a light batch after the wait', () => {
+    jest.useFakeTimers();
+    const sink = new KeepingSink();
+    const batch = new LineBatch(sink, 32 * 1024, 250);
+    batch.write('a\n');
+    jest.advanceTimersByTime(249);
+    expect(sink.chunks).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(sink.chunks.map(String)).toEqual(['a\n']);
+    jest.advanceTimersByTime(1000);
+    expect(sink.chunks).toHaveLength(1);
+  });
+
+  it('takes a line longer than its buffer', () => {
+    const sink = new KeepingSink();
+    const batch = new LineBatch(sink, 16, 60_000);
+    const long = `${'é'.repeat(100)}\n`;
+    batch.write('a\n');
+    batch.write(long);
+    expect(sink.text()).toBe(`a\n${long}`);
+  });
+
+  it('has everything written out when told to before the process exits', () => {
+    const sink = new KeepingSink();
+    const batch = new LineBatch(sink, 32 * 1024, 60_000);
+    batch.writeParts('{"a":', Buffer.from('1'), '}\n');
+    batch.flushSync();
+    expect(sink.text()).toBe('{"a":1}\n');
+    expect(sink.syncFlushes).toBe(1);
+  });
+});
