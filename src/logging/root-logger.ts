@@ -3,7 +3,13 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config/app.config.js';
 import { LineBatch } from './line-batch.js';
-import { type EncodedText, type RequestJsonParts, serializeError, serializeRequest } from './log-serializers.js';
+import {
+  type EncodedText,
+  jsonText,
+  type RequestJsonParts,
+  serializeError,
+  serializeRequest,
+} from './log-serializers.js';
 import { redactText } from './redaction.js';
 
 /** Where log lines go: stdout (JSON, or readable text on a terminal); tests substitute a stream. */
@@ -167,18 +173,6 @@ export function requestInfoLineWriter(root: Logger, destination: RequestLineDest
       `,"msg":${route === null ? jsonText(msg) : repeatedJsonText(msg)}}\n`,
     );
   };
-}
-
-/** Printable ASCII but `"` and `\`: JSON quotes such a string as it is. */
-const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
-/**
- * `redactText(JSON.stringify(value))`, cheaper for the plain strings a request line
- * mostly holds (ids, methods, route templates, codes): `JSON.stringify` of a short
- * string is a call into V8's runtime, several times the cost of the test.
- */
-function jsonText(value: string): string {
-  return PLAIN_JSON.test(value) ? `"${redactText(value)}"` : redactText(JSON.stringify(value));
 }
 
 /**

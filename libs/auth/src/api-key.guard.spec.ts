@@ -1,4 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '@petstore/errors';
 import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
@@ -49,14 +50,10 @@ function request(headers: Record<string, string> = {}): StubRequest {
   return { header: (name) => lower[name.toLowerCase()] };
 }
 
-/** Just enough ExecutionContext for the guard: handler, class and the HTTP request. */
+/** Nest's own execution context of an HTTP request to `handler` of `controller` (the request, a response, next). */
 function context(controller: new () => object, handler: string, req: StubRequest): ExecutionContext {
   const method = (controller.prototype as Record<string, unknown>)[handler] as () => void;
-  return {
-    getHandler: () => method,
-    getClass: () => controller,
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}), getNext: () => () => undefined }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([req, {}, () => undefined], controller, method);
 }
 
 describe('ApiKeyGuard', () => {

@@ -32,7 +32,8 @@ export class ApiKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const scope = this.routeNeeds(context);
     if (scope === 'public') return true;
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // The request is an HTTP context's first argument; `switchToHttp()` would add three closures to the context.
+    const req = context.getArgByIndex<AuthenticatedRequest>(0);
     const authentication = authenticateRequest(req, this.resolver);
     return authentication instanceof Promise
       ? authentication.then((result) => admit(result, scope))

@@ -1,4 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { ConfigType } from '@nestjs/config';
 import type { appConfig } from '../../config/app.config.js';
 import { OperationSunsetError } from '../domain/pet.errors.js';
@@ -26,10 +27,9 @@ function response(withLines: boolean) {
   return { res, headers, lines };
 }
 
+/** Nest's own execution context of an HTTP request for pet `petId`. */
 function contextFor(res: object, petId: string): ExecutionContext {
-  return {
-    switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ params: { petId } }) }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([{ params: { petId } }, res, () => undefined]);
 }
 
 describe('PetByIdSunsetGuard', () => {

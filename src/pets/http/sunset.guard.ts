@@ -34,9 +34,9 @@ export class PetByIdSunsetGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): true {
-    const http = context.switchToHttp();
-    const res = http.getResponse<Response>();
-    const petId = String(http.getRequest<Request>().params.petId ?? '');
+    // An HTTP context's arguments are the request and the response (`switchToHttp()` adds closures to reach them).
+    const res = context.getArgByIndex<Response>(1);
+    const petId = String(context.getArgByIndex<Request>(0).params.petId ?? '');
     const successor = `/pets?id=${encodeURIComponent(petId)}`;
     const link = `<${successor}>; rel="successor-version"`; // percent-encoded: plain text
     if (takesHeadLines(res)) {
