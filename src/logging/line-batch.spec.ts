@@ -18,6 +18,30 @@ class KeepingSink {
   }
 }
 
+/**
+ * A sink that writes as SonicBoom does, later: it keeps each chunk until told to
+ * complete its writes, then checks the chunk still holds what it was handed (the
+ * batch reused no buffer too early), keeps those bytes and tells the batch.
+ */
+class LaterSink {
+  readonly output: Buffer[] = [];
+  private readonly queued: { chunk: Buffer; handed: Buffer }[] = [];
+  batch: LineBatch | undefined;
+  write(chunk: Buffer): void {
+    this.queued.push({ chunk, handed: Buffer.from(chunk) });
+  }
+  flushSync(): void {
+    this.complete(this.queued.length);
+  }
+  complete(count: number): void {
+    for (const { chunk, handed } of this.queued.splice(0, count)) {
+      expect(chunk.equals(handed)).toBe(true);
+      this.output.push(handed);
+      this.batch?.written(chunk.length);
+    }
+  }
+}
+
 type Step =
   { kind: 'line'; text: string } | { kind: 'parts'; head: string; middle: string; tail: string } | { kind: 'flush' };
 
@@ -48,6 +72,36 @@ describe('LineBatch', () => {
         expect(Buffer.concat(sink.chunks).equals(Buffer.from(expected))).toBe(true);
         expect(sink.text()).toBe(Buffer.from(expected).toString('utf8'));
         expect(sink.chunks.every((chunk) => chunk.length > 0)).toBe(true);
+      }),
+    );
+  });
+
+  it('reuses a buffer only once the sink has written what it held', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 200 });
+    const step = fc.oneof(
+      text.map((line) => ({ kind: 'line' as const, text: line })),
+      fc.tuple(text, text).map(([head, tail]) => ({ kind: 'parts' as const, head, tail })),
+      fc.integer({ min: 0, max: 3 }).map((count) => ({ kind: 'complete' as const, count })),
+      fc.constant({ kind: 'flush' as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 80 }), fc.integer({ min: 1, max: 256 }), (steps, batchBytes) => {
+        const sink = new LaterSink();
+        const batch = new LineBatch(sink, batchBytes, 60_000);
+        sink.batch = batch;
+        let expected = '';
+        for (const each of steps) {
+          if (each.kind === 'line') {
+            batch.write(each.text);
+            expected += each.text;
+          } else if (each.kind === 'parts') {
+            batch.writeParts(each.head, Buffer.from('mid'), each.tail);
+            expected += `${each.head}mid${each.tail}`;
+          } else if (each.kind === 'complete') sink.complete(each.count);
+          else batch.flush();
+        }
+        batch.flushSync();
+        expect(Buffer.concat(sink.output).equals(Buffer.from(expected))).toBe(true);
       }),
     );
   });

@@ -49,6 +49,7 @@ export function defaultLogDestination(): DestinationStream {
   });
   const writeBuffer = destination.write.bind(destination) as unknown as (chunk: Buffer) => boolean;
   const batch = new LineBatch({ write: writeBuffer, flushSync: () => destination.flushSync() }, BATCH_BYTES, BATCH_MS);
+  destination.on('write', (bytes: number) => batch.written(bytes));
   process.once('exit', () => batch.flushSync());
   return urgentLinesAtOnce(batch);
 }
