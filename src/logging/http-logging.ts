@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { ByRouteMethodStatus } from '../shared/http/by-route-method-status.js';
 import { assignRequestId } from '../shared/http/request-id.js';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { looksLikeKey, redactUrl } from './redaction.js';
@@ -26,7 +27,7 @@ export const SLOW_REQUEST_MS = 1000;
 export type ResponseObserver = (req: Request, res: Response, route: string | undefined, durationMs: number) => void;
 
 /** A line's msg by route template, method and status: the same few strings request after request. */
-const summaries = new Map<string, Map<string, Map<number, string>>>();
+const summaries = new ByRouteMethodStatus<string>();
 
 /**
  * The msg of a request's line: `GET /pets 200`. One string per route, method and
@@ -35,13 +36,11 @@ const summaries = new Map<string, Map<string, Map<number, string>>>();
  * would be searched character by character on every request.
  */
 function summary(req: Request, res: Response, route: string | undefined): string {
-  if (route === undefined) return `${req.method} ${redactUrl(req.path)} ${res.statusCode}`;
-  let byMethod = summaries.get(route);
-  if (byMethod === undefined) summaries.set(route, (byMethod = new Map()));
-  let byStatus = byMethod.get(req.method);
-  if (byStatus === undefined) byMethod.set(req.method, (byStatus = new Map()));
-  let msg = byStatus.get(res.statusCode);
-  if (msg === undefined) byStatus.set(res.statusCode, (msg = `${req.method} ${route} ${res.statusCode}`));
+  const { method } = req;
+  const status = res.statusCode;
+  if (route === undefined) return `${method} ${redactUrl(req.path)} ${status}`;
+  let msg = summaries.get(route, method, status);
+  if (msg === undefined) summaries.set(route, method, status, (msg = `${method} ${route} ${status}`));
   return msg;
 }
 

@@ -1,4 +1,5 @@
 import type { Histogram } from 'prom-client';
+import { ByRouteMethodStatus } from '../shared/http/by-route-method-status.js';
 
 /** The labels of a request's duration, in the order they are exposed. */
 export interface RequestLabels {
@@ -38,12 +39,8 @@ export class RequestDurationHistogram {
   readonly aggregator = 'sum';
   /** Every series, in the order first seen (the order a prom-client `Histogram` exposes them in). */
   private readonly series: Series[] = [];
-  /**
-   * The series by route, method and status: lookups by the strings a request already
-   * holds (each hashed once), where a key made of all three is a new string to hash
-   * on every request.
-   */
-  private readonly byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  /** The series by route, method and status. */
+  private readonly byRequest = new ByRouteMethodStatus<Series>();
 
   constructor(
     readonly name: string,
@@ -53,26 +50,25 @@ export class RequestDurationHistogram {
 
   /** Counts one request of `seconds`. */
   observe(method: string, route: string, status: number, seconds: number): void {
-    let byMethod = this.byRoute.get(route);
-    if (byMethod === undefined) this.byRoute.set(route, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
-    let series = byStatus.get(status);
-    if (series === undefined) {
-      series = {
-        labels: { method, route, status: String(status) },
-        counts: new Float64Array(this.bounds.length + 1),
-        sum: 0,
-        count: 0,
-      };
-      byStatus.set(status, series);
-      this.series.push(series);
-    }
+    let series = this.byRequest.get(route, method, status);
+    if (series === undefined)
+      this.byRequest.set(route, method, status, (series = this.newSeries(method, route, status)));
     let bucket = 0;
     while (bucket < this.bounds.length && seconds > this.bounds[bucket]) bucket += 1;
     series.counts[bucket] += 1;
     series.sum += seconds;
     series.count += 1;
+  }
+
+  private newSeries(method: string, route: string, status: number): Series {
+    const series = {
+      labels: { method, route, status: String(status) },
+      counts: new Float64Array(this.bounds.length + 1),
+      sum: 0,
+      count: 0,
+    };
+    this.series.push(series);
+    return series;
   }
 
   /** The samples, as prom-client's `Histogram.get()` gives them: cumulative buckets, `+Inf`, sum and count. */
@@ -95,7 +91,7 @@ export class RequestDurationHistogram {
 
   reset(): void {
     this.series.length = 0;
-    this.byRoute.clear();
+    this.byRequest.clear();
   }
 
   /** For `Registry.registerMetric`, whose type lists prom-client's own classes only; it reads what `get` gives. */
