@@ -107,7 +107,7 @@ function connectionPart(req: IncomingMessage): EncodedText {
   if (last && last.address === address && Array.isArray(rawHeaders) && sameStrings(last.raw, rawHeaders)) {
     return last.rest;
   }
-  const addressJson = address === undefined ? '' : `,"remoteAddress":${redactText(JSON.stringify(address))}`;
+  const addressJson = address === undefined ? '' : `,"remoteAddress":${jsonText(address)}`;
   const text = `${addressJson},"headers":${redactText(JSON.stringify(redactHeaders(req.headers)))}}`;
   const rest = { text, bytes: Buffer.from(text) };
   if (socket && Array.isArray(rawHeaders)) lastConnectionParts.set(socket, { raw: rawHeaders, address, rest });

@@ -72,17 +72,23 @@ const ROUTINE_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"
  * level is the line's first field (see `createRootLogger`).
  */
 export function urgentLinesAtOnce(stream: FlushableStream): RequestLineDestination & { flush(): void } {
+  const writeParts = stream.writeParts?.bind(stream);
   return {
     write(line: string) {
       stream.write(line);
       const routine = ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix)) && line.includes(REQUEST_ID_FIELD);
       if (!routine) stream.flush();
     },
-    writeRoutine: stream.writeParts
-      ? (head, middle, tail) => stream.writeParts?.(head, middle.bytes, tail)
-      : (head, middle, tail) => stream.write(`${head}${middle.text}${tail}`),
+    writeRoutine: writeParts
+      ? (head, middle, tail) => writeParts(head, middle.bytes, tail)
+      : (head, middle, tail) => stream.write(wholeLine(head, middle, tail)),
     flush: () => stream.flush(),
   };
+}
+
+/** A routine request line's parts (see `RequestLineDestination`) as one string, for a destination of strings. */
+function wholeLine(head: string, middle: EncodedText, tail: string): string {
+  return `${head}${middle.text}${tail}`;
 }
 
 /**
@@ -159,7 +165,7 @@ export function requestInfoLineWriter(root: Logger, destination: RequestLineDest
   const clock = isoClock();
   const write =
     destination.writeRoutine?.bind(destination) ??
-    ((head: string, middle: EncodedText, tail: string) => destination.write(`${head}${middle.text}${tail}`));
+    ((head: string, middle: EncodedText, tail: string) => destination.write(wholeLine(head, middle, tail)));
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
     const { reqId, method, route, status, durationMs, apiKeyId, code, req } = fields;
