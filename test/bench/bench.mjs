@@ -6,7 +6,7 @@
 // scenario runs interleaved rounds with wrk (autocannon where wrk is not installed,
 // or with BENCH_LOADER=autocannon) and the report gives req/s,
 // p50/p99, non-2xx, node CPU per request, their ratios, memory, cold start and the
-// targets of issue 15. docs/performance.md explains how to read it.
+// targets of issue 35. docs/performance.md explains how to read it.
 //
 // Progress goes to stderr, the report to stdout (and, with --json FILE, as JSON).
 // Options (environment, or the flags given):
@@ -25,8 +25,8 @@
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
-//   BENCH_REFERENCE_READS=single   the references send one statement per read (by default
-//                       they send the reads of one turn together, as the service does)
+//   BENCH_REFERENCE_READS=batched  the references send the pet reads of one turn together (by
+//                       default one statement per request, as a plain server does)
 //   PETSTORE_ENTRY      the built service (dist/petstore.mjs)
 //   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.mjs at an
 //                       earlier commit), loaded in the same interleaved rounds as 'baseline': the
@@ -101,7 +101,7 @@ function parseOptions(argv, env) {
     coldRuns: number('BENCH_COLD_RUNS', 3, 1),
     keepLogs: env.BENCH_KEEP_LOGS === '1',
     baseline: env.BENCH_BASELINE || undefined,
-    referenceReads: env.BENCH_REFERENCE_READS === 'single' ? 'single' : 'batched',
+    referenceReads: env.BENCH_REFERENCE_READS === 'batched' ? 'batched' : 'single',
     key: `psk_bench_${randomBytes(20).toString('hex')}`,
   };
 }
