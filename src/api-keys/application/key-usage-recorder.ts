@@ -4,8 +4,6 @@ import { addDays, DAY_MS, startOfDay, type UsageDelta, utcDate } from '../domain
 import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
 
 export interface KeyUsageSettings {
-  /** How often the counts are written (ms); 0: only by `flush()` and at shutdown (see `KeyUsageSchedule`). */
-  readonly flushIntervalMs: number;
   /** Days kept, today included; older days are swept. */
   readonly retentionDays: number;
 }
