@@ -1,6 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@petstore/auth';
 import { AllExceptionsFilter } from '@petstore/errors';
 import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey, KeyUsageMeterModule } from './api-keys/index.js';
@@ -29,7 +30,8 @@ export interface AppExtensions {
 
 /**
  * Composition root: every module of the service, the database with every
- * module's migrations, the global filter and validation. `register(extensions)`
+ * module's migrations, the global filter and validation, and the scheduler that
+ * runs the modules' periodic sweeps and flushes (`@Interval`, `SchedulerRegistry`). `register(extensions)`
  * adds a team's modules and migrations without editing anything else.
  */
 @Module({})
@@ -39,6 +41,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+        ScheduleModule.forRoot(),
         LoggingModule,
         LifecycleModule,
         DatabaseModule.forRoot({ migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])] }),

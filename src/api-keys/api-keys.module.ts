@@ -5,6 +5,7 @@ import { type AppConfig, appConfig } from '../config/app.config.js';
 import { KEY_USAGE_METER } from '../rate-limits/key-usage-meter.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { KeyUsageRecorder } from './application/key-usage-recorder.js';
+import { KeyUsageSchedule } from './application/key-usage-schedule.js';
 import { KeyUsageService } from './application/key-usage.service.js';
 import { KEY_USAGE_REPOSITORY, type KeyUsageRepository } from './domain/key-usage.repository.js';
 import { AdminApiKeysController } from './http/admin-api-keys.controller.js';
@@ -41,7 +42,8 @@ export class KeyUsageModule {}
  * The recorder that the rate limiter tells of every counted request, refusal and
  * ban (`KEY_USAGE_METER`), flushed to PostgreSQL in batches and at shutdown. Only
  * the serving application imports it (through `RateLimitsModule.forRoot`), so a
- * command-line tool that issues keys runs no flush or sweep timers.
+ * command-line tool that issues keys runs no flush or sweep timers. The timers are
+ * `@nestjs/schedule`'s (`KeyUsageSchedule`): the application imports `ScheduleModule.forRoot()`.
  */
 @Module({
   imports: [KeyUsageModule],
@@ -53,6 +55,7 @@ export class KeyUsageModule {}
         new KeyUsageRecorder(repository, config.keyUsage),
     },
     { provide: KEY_USAGE_METER, useExisting: KeyUsageRecorder },
+    KeyUsageSchedule,
   ],
   exports: [KEY_USAGE_METER, KeyUsageRecorder],
 })

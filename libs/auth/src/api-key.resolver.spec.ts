@@ -13,6 +13,8 @@ import type { NewApiKeyRecord } from './api-key.store.js';
 
 const SECRET = 'psk_resolver-test-secret-0000000000000000000';
 const OTHER = 'psk_resolver-test-secret-1111111111111111111';
+/** An entry expires once it is older than the TTL (lru-cache's `ttl`). */
+const PAST_TTL = API_KEY_CACHE_TTL_MS + 1;
 
 function record(secret: string, name = 'k'): NewApiKeyRecord {
   return {
@@ -79,7 +81,7 @@ describe('ApiKeyResolver', () => {
   it('asks the store again once an idle entry is past its TTL', async () => {
     await store.create(record(SECRET));
     await resolver.resolve(SECRET);
-    clock += API_KEY_CACHE_TTL_MS;
+    clock += PAST_TTL;
     await resolver.resolve(SECRET);
     expect(store.calls.findActiveByHash).toBe(2);
   });
@@ -89,7 +91,7 @@ describe('ApiKeyResolver', () => {
     await resolver.resolve(SECRET);
     await store.revoke(key.id); // not through this resolver
     expect(await resolver.resolve(SECRET)).toEqual(key);
-    clock += API_KEY_CACHE_TTL_MS;
+    clock += PAST_TTL;
     expect(await resolver.resolve(SECRET)).toBeNull();
   });
 
@@ -102,7 +104,7 @@ describe('ApiKeyResolver', () => {
     await resolver.resolve(OTHER);
     expect(resolver.resolveAtOnce(SECRET)).toEqual(key);
     expect(resolver.resolveAtOnce(OTHER)).toBeNull();
-    clock += API_KEY_CACHE_TTL_MS;
+    clock += PAST_TTL;
     expect(resolver.resolveAtOnce(SECRET)).toBeUndefined(); // expired: only the store can say
     expect(resolver.resolveAtOnce(OTHER)).toBeUndefined();
     expect(store.calls.findActiveByHash).toBe(2);
@@ -118,7 +120,7 @@ describe('ApiKeyResolver', () => {
     await resolver.resolve(SECRET);
     const key = await store.create(record(SECRET));
     expect(await resolver.resolve(SECRET)).toBeNull();
-    clock += API_KEY_CACHE_TTL_MS;
+    clock += PAST_TTL;
     expect(await resolver.resolve(SECRET)).toEqual(key);
   });
 
@@ -226,6 +228,39 @@ describe('ApiKeyResolver', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(local.stats.lookupFailures).toBe(1);
       expect(await local.resolve(SECRET)).toEqual(key);
+    });
+
+    it('says so to every caller sharing the failed lookup, none of them "no key"', async () => {
+      await flaky.create(record(SECRET));
+      flaky.down = true;
+      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => local.resolve(SECRET)));
+      for (const outcome of outcomes) {
+        expect(outcome).toMatchObject({ status: 'rejected', reason: expect.any(KeyStoreUnavailableError) });
+      }
+      expect(local.stats.lookupFailures).toBe(1);
+    });
+
+    it('never serves stale a key revoked through this instance', async () => {
+      const key = await flaky.create(record(SECRET));
+      await local.resolve(SECRET);
+      clock += PAST_TTL;
+      await flaky.revoke(key.id);
+      local.invalidate(key.id);
+      flaky.down = true;
+      await expect(local.resolve(SECRET)).rejects.toBeInstanceOf(KeyStoreUnavailableError);
+    });
+
+    it('drops an entry whose background refresh finds the key revoked, even for stale-if-error', async () => {
+      const key = await flaky.create(record(SECRET));
+      await local.resolve(SECRET);
+      await flaky.revoke(key.id); // elsewhere
+      clock += API_KEY_REFRESH_AFTER_MS;
+      expect(local.resolveAtOnce(SECRET)).toEqual(key); // still within the TTL; the refresh starts
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(local.resolveAtOnce(SECRET)).toBeNull();
+      clock += PAST_TTL;
+      flaky.down = true;
+      await expect(local.resolve(SECRET)).rejects.toBeInstanceOf(KeyStoreUnavailableError);
     });
 
     it('never turns a failure into a cached miss', async () => {

@@ -23,11 +23,8 @@ const MAX_KEYS = 10_000;
 /** Unknown secrets remembered, so repeating one costs no lookup; a flood only churns this cache. */
 const MAX_UNKNOWN = 2_000;
 const FAILURE_LOG_INTERVAL_MS = 10_000;
-
-interface KeyEntry {
-  readonly key: ApiKey;
-  readonly fetchedAt: number;
-}
+/** Lookups abandoned because an invalidation raced with them are asked again, this many times at most. */
+const MAX_ATTEMPTS = 3;
 
 /** Counts for metrics: lookups that failed, and requests served from a stale entry meanwhile. */
 export interface KeyResolverStats {
@@ -35,20 +32,27 @@ export interface KeyResolverStats {
   staleServed: number;
 }
 
+/** The store answered: no active key has this hash. */
+class NoActiveKey extends Error {}
+/** An invalidation happened while the store was answering: the answer may predate it. */
+class RacedWithInvalidation extends Error {}
+
 /**
  * Turns a presented secret into its key (or null for an unknown or revoked one),
  * caching by hash so a request costs no database round trip. Changes made through
- * this instance invalidate at once. Concurrent misses for one secret share one
- * lookup; a busy key is refreshed before it expires; valid and unknown secrets are
- * kept in separate bounded LRU caches. When the store fails and no usable entry
- * exists, `resolve` throws `KeyStoreUnavailableError`: never "no key".
+ * this instance invalidate at once. Valid keys live in an `lru-cache` whose
+ * `fetchMethod` asks the store: concurrent misses for one secret share one lookup,
+ * a busy key is refreshed before it expires (`forceRefresh` with `allowStale`), and
+ * a failed lookup keeps the expired entry (`noDeleteOnFetchRejection`) for
+ * stale-if-error. Unknown secrets live in a second, smaller LRU. When the store
+ * fails and no usable entry exists, `resolve` throws `KeyStoreUnavailableError`:
+ * never "no key".
  */
 export class ApiKeyResolver {
   readonly stats: KeyResolverStats = { lookupFailures: 0, staleServed: 0 };
-  private readonly keys = new LRUCache<string, KeyEntry>({ max: MAX_KEYS });
-  private readonly unknown = new LRUCache<string, number>({ max: MAX_UNKNOWN });
-  private readonly inFlight = new Map<string, Promise<ApiKey | null>>();
-  /** Bumped by every invalidation, so a lookup that raced with one is not cached. */
+  private readonly keys: LRUCache<string, ApiKey>;
+  private readonly unknown: LRUCache<string, true>;
+  /** Bumped by every invalidation, so a first lookup that raced with one is not cached. */
   private generation = 0;
   private readonly logger = new Logger('ApiKeys');
   private lastFailureLogAt = Number.NEGATIVE_INFINITY;
@@ -56,14 +60,40 @@ export class ApiKeyResolver {
 
   constructor(
     private readonly store: ApiKeyStore,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    // The clock is read on every check (no `ttlResolution` caching), so a test's clock is exact.
+    const clock = { perf: { now }, ttlResolution: 0 };
+    this.keys = new LRUCache<string, ApiKey>({
+      ...clock,
+      max: MAX_KEYS,
+      ttl: API_KEY_CACHE_TTL_MS,
+      // An expired entry is not served while the store answers, but kept for stale-if-error.
+      allowStale: false,
+      noDeleteOnStaleGet: true,
+      // Not `allowStaleOnFetchRejection`: a caller that joined a failed lookup would then get
+      // `undefined` when no entry exists, which reads as "no such key" (401) instead of a 503.
+      noDeleteOnFetchRejection: true,
+      fetchMethod: (hash, _stale, { options }) => this.lookup(hash, options),
+    });
+    this.unknown = new LRUCache<string, true>({ ...clock, max: MAX_UNKNOWN, ttl: API_KEY_CACHE_TTL_MS });
+  }
 
   async resolve(secret: string): Promise<ApiKey | null> {
     const hash = hashApiKeySecret(secret);
-    const now = this.now();
-    const known = this.cached(hash, now);
-    return known !== undefined ? known : this.resolveFromStore(hash, now);
+    const known = this.cached(hash);
+    if (known !== undefined) return known;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const key = await this.keys.fetch(hash);
+        if (key) return key;
+      } catch (error) {
+        if (error instanceof NoActiveKey) return null;
+        if (error instanceof KeyStoreUnavailableError) return this.staleIfError(hash, error);
+        // Abandoned: an invalidation raced with the lookup, or deleted its entry. Ask again.
+        if (attempt >= MAX_ATTEMPTS) throw new KeyStoreUnavailableError(error);
+      }
+    }
   }
 
   /**
@@ -72,42 +102,37 @@ export class ApiKeyResolver {
    * `resolve`). A key in use whose entry is getting old is refreshed in the background.
    */
   resolveAtOnce(secret: string): ApiKey | null | undefined {
-    return this.cached(hashApiKeySecret(secret), this.now());
+    return this.cached(hashApiKeySecret(secret));
   }
 
-  private cached(hash: string, now: number): ApiKey | null | undefined {
-    const entry = this.keys.get(hash);
-    if (entry) {
-      const age = now - entry.fetchedAt;
-      if (age < API_KEY_REFRESH_AFTER_MS) return entry.key;
-      if (age < API_KEY_CACHE_TTL_MS) {
-        this.lookup(hash).catch(() => undefined); // refreshed in the background; failures are counted there
-        return entry.key;
+  private cached(hash: string): ApiKey | null | undefined {
+    const key = this.keys.get(hash);
+    if (key) {
+      if (this.keys.getRemainingTTL(hash) <= API_KEY_CACHE_TTL_MS - API_KEY_REFRESH_AFTER_MS) {
+        // Answers the current entry at once; the lookup runs beside it (failures are counted there).
+        void this.keys.fetch(hash, { forceRefresh: true, allowStale: true }).catch(() => undefined);
       }
-      return undefined;
+      return key;
     }
-    const unknownUntil = this.unknown.get(hash);
-    return unknownUntil !== undefined && unknownUntil > now ? null : undefined;
+    return this.unknown.has(hash) ? null : undefined;
   }
 
-  private async resolveFromStore(hash: string, now: number): Promise<ApiKey | null> {
-    const entry = this.keys.get(hash);
-    try {
-      return await this.lookup(hash);
-    } catch (error) {
-      if (entry && now - entry.fetchedAt < API_KEY_CACHE_TTL_MS + API_KEY_STALE_IF_ERROR_MS) {
-        this.stats.staleServed++;
-        return entry.key;
-      }
-      throw new KeyStoreUnavailableError(error);
+  /** The expired entry when it expired less than the grace ago; else the store's failure. */
+  private staleIfError(hash: string, error: KeyStoreUnavailableError): ApiKey {
+    const stale = this.keys.get(hash, { allowStale: true });
+    if (stale && -this.keys.getRemainingTTL(hash) < API_KEY_STALE_IF_ERROR_MS) {
+      this.stats.staleServed++;
+      return stale;
     }
+    throw error;
   }
 
   /** Forget a key after it changed or was revoked. */
   invalidate(keyId: number): void {
     this.generation++;
-    for (const [hash, entry] of this.keys.entries()) {
-      if (entry.key.id === keyId) this.keys.delete(hash);
+    // dump() lists every entry: expired ones (kept for stale-if-error) and those being refreshed too.
+    for (const [hash, { value }] of this.keys.dump()) {
+      if (value.id === keyId) this.keys.delete(hash);
     }
   }
 
@@ -118,35 +143,29 @@ export class ApiKeyResolver {
     this.unknown.delete(hash);
   }
 
-  /** One store lookup per hash at a time; its answer is cached unless an invalidation raced with it. */
-  private lookup(hash: string): Promise<ApiKey | null> {
-    const pending = this.inFlight.get(hash);
-    if (pending) return pending;
+  /**
+   * The cache's `fetchMethod`. A key is cached; no key is remembered among the
+   * unknown secrets and drops any entry the hash had (a rejection, with
+   * `noDeleteOnFetchRejection` turned off for this lookup); a store failure keeps
+   * the entry for stale-if-error.
+   */
+  private async lookup(hash: string, options: LRUCache.FetcherFetchOptions<string, ApiKey>): Promise<ApiKey> {
     const generation = this.generation;
-    const lookup = this.store.findActiveByHash(hash).then(
-      (key) => {
-        if (generation === this.generation) this.remember(hash, key);
-        return key;
-      },
-      (error: unknown) => {
-        this.failed(error);
-        throw error;
-      },
-    );
-    this.inFlight.set(hash, lookup);
-    void lookup.finally(() => this.inFlight.delete(hash)).catch(() => undefined);
-    return lookup;
-  }
-
-  private remember(hash: string, key: ApiKey | null): void {
-    const now = this.now();
-    if (key) {
-      this.keys.set(hash, { key, fetchedAt: now });
-      this.unknown.delete(hash);
-    } else {
-      this.keys.delete(hash);
-      this.unknown.set(hash, now + API_KEY_CACHE_TTL_MS);
+    let key: ApiKey | null;
+    try {
+      key = await this.store.findActiveByHash(hash);
+    } catch (error) {
+      this.failed(error);
+      throw new KeyStoreUnavailableError(error);
     }
+    if (generation !== this.generation) throw new RacedWithInvalidation();
+    if (key) {
+      this.unknown.delete(hash);
+      return key;
+    }
+    this.unknown.set(hash, true);
+    options.noDeleteOnFetchRejection = false;
+    throw new NoActiveKey();
   }
 
   /** Counted always, logged at most every 10 s (with how many failed meanwhile); the error names no key. */

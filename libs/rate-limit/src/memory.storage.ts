@@ -1,3 +1,4 @@
+import { Interval } from '@nestjs/schedule';
 import {
   applyHit,
   type ClientCounters,
@@ -14,13 +15,14 @@ const SWEEP_INTERVAL_MS = 60_000;
 /**
  * In-process counters: one small record per client, O(1) per request whatever the
  * number of hits (unlike the throttler's built-in storage, which keeps a timestamp
- * per hit). Idle records are swept once a minute. Exact within one process only.
+ * per hit). Exact within one process only. Idle records are swept once a minute
+ * (`@Interval`: runs when the storage is a provider of an application that
+ * imports `ScheduleModule.forRoot()`; `RateLimitModule` makes it one).
  */
 export class MemoryRateLimitStorage implements RateLimitStorage {
   readonly kind = 'memory';
   private readonly clients = new Map<string, ClientCounters>();
   private longestMs = 0;
-  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -34,7 +36,6 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     if (!state) {
       state = newClientCounters();
       this.clients.set(client, state);
-      this.startSweeping();
     }
     for (const rule of request.windows) if (rule.durationMs > this.longestMs) this.longestMs = rule.durationMs;
     if (request.ban && request.ban.durationMs > this.longestMs) this.longestMs = request.ban.durationMs;
@@ -60,6 +61,7 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
   }
 
   /** Forgets clients whose windows, rejections and ban have all ended. */
+  @Interval(SWEEP_INTERVAL_MS)
   sweep(): void {
     const now = this.now();
     for (const [client, state] of this.clients) {
@@ -72,14 +74,6 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
   }
 
   async close(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = null;
     this.clients.clear();
-  }
-
-  private startSweeping(): void {
-    if (this.sweeper) return;
-    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
   }
 }

@@ -13,6 +13,8 @@ import { ThrottlerStorageAdapter } from './throttler-storage.adapter.js';
 
 const OPTIONS = Symbol('RateLimitOptions');
 const STORAGE = Symbol('RateLimitStorage');
+/** Counts in this process while a shared storage is unreachable (fail open); null over a memory storage. */
+const FALLBACK_STORAGE = Symbol('FallbackRateLimitStorage');
 
 /**
  * Plans and rate limits. Provides the limiter (over a memory or Redis storage), its
@@ -20,6 +22,8 @@ const STORAGE = Symbol('RateLimitStorage');
  * parser (it counts the plan for every request), and the global `RateLimitGuard`
  * (`@Throttle` / `@SkipThrottle` on routes). Everything app-specific — who a
  * client is, the plan table, exempt paths, the errors — comes from `useFactory`.
+ * In-memory counters are swept by an `@Interval`: the application imports
+ * `ScheduleModule.forRoot()` from `@nestjs/schedule`.
  */
 @Module({})
 export class RateLimitModule {
@@ -47,16 +51,16 @@ export class RateLimitModule {
         },
       },
       {
-        provide: RateLimiter,
+        provide: FALLBACK_STORAGE,
         inject: [STORAGE, OPTIONS],
         useFactory: (storage: RateLimitStorage, o: RateLimitOptions) =>
-          new RateLimiter(
-            o.quotaOf,
-            storage,
-            o,
-            storage.kind === 'memory' ? null : new MemoryRateLimitStorage(o.now),
-            o.now,
-          ),
+          storage.kind === 'memory' ? null : new MemoryRateLimitStorage(o.now),
+      },
+      {
+        provide: RateLimiter,
+        inject: [STORAGE, OPTIONS, FALLBACK_STORAGE],
+        useFactory: (storage: RateLimitStorage, o: RateLimitOptions, fallback: RateLimitStorage | null) =>
+          new RateLimiter(o.quotaOf, storage, o, fallback, o.now),
       },
       { provide: RateLimitHealth, inject: [STORAGE], useFactory: (s: RateLimitStorage) => new RateLimitHealth(s) },
       {

@@ -4,8 +4,6 @@ import { addDays, DAY_MS, startOfDay, type UsageDelta, utcDate } from '../domain
 import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
 
 export interface KeyUsageSettings {
-  /** How often the counts are written (ms); 0: only by `flush()` and at shutdown. */
-  readonly flushIntervalMs: number;
   /** Days kept, today included; older days are swept. */
   readonly retentionDays: number;
 }
@@ -16,18 +14,16 @@ interface Counts {
   bans: number;
 }
 
-/** How often, at most, days beyond the retention are deleted. */
-const SWEEP_INTERVAL_MS = 3_600_000;
 /** How long the last flush at shutdown may take before its counts are given up. */
 const SHUTDOWN_FLUSH_BUDGET_MS = 5_000;
 
 /**
  * Counts each API key's requests, refusals and bans per UTC day in memory (an
- * increment in a map per request) and adds them to PostgreSQL in batches: every
- * `flushIntervalMs` and at shutdown, one upsert for all keys and days pending.
- * Each instance adds only what it counted itself, so with several instances the
- * stored totals are the exact sums. A failed write keeps its counts for the next
- * flush. Sweeps days older than the retention at start-up and hourly.
+ * increment in a map per request) and adds them to PostgreSQL in batches: one
+ * upsert for all keys and days pending per `flush()`. Each instance adds only what
+ * it counted itself, so with several instances the stored totals are the exact
+ * sums. A failed write keeps its counts for the next flush. `KeyUsageSchedule`
+ * flushes it periodically and at shutdown, and sweeps the days beyond the retention.
  */
 export class KeyUsageRecorder implements KeyUsageMeter {
   private readonly logger = new Logger('KeyUsage');
@@ -38,7 +34,6 @@ export class KeyUsageRecorder implements KeyUsageMeter {
   private currentStart = Number.POSITIVE_INFINITY;
   private currentEnd = Number.NEGATIVE_INFINITY;
   private writing: Promise<unknown> = Promise.resolve();
-  private timers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly repository: KeyUsageRepository,
@@ -58,22 +53,6 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     this.countsOf(keyId).bans += 1;
   }
 
-  onApplicationBootstrap(): void {
-    this.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.close();
-  }
-
-  /** Sweeps now and hourly, and flushes every `flushIntervalMs` (unless 0). */
-  start(): void {
-    if (this.timers.length > 0) return;
-    void this.sweep();
-    this.every(SWEEP_INTERVAL_MS, () => this.sweep());
-    if (this.settings.flushIntervalMs > 0) this.every(this.settings.flushIntervalMs, () => this.tick());
-  }
-
   /**
    * Writes every pending count (one statement), after any write already under
    * way. Resolves to the number of key-days written; a failure keeps the counts
@@ -83,6 +62,15 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     const next = this.writing.then(() => this.write());
     this.writing = next.catch(() => undefined);
     return next;
+  }
+
+  /** `flush()` for a timer: a failure is logged, and its counts wait for the next flush. */
+  async flushPending(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (error) {
+      this.logger.warn(`Key usage not written, retrying at the next flush: ${describe(error)}`);
+    }
   }
 
   /** Deletes the days beyond the retention; resolves to the number of rows deleted (0 when it failed: logged). */
@@ -98,9 +86,8 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     }
   }
 
-  /** Stops the timer and writes what is pending (bounded: a database that is gone does not hold up shutdown). */
+  /** Writes what is pending, at shutdown (bounded: a database that is gone does not hold up shutdown). */
   async close(): Promise<void> {
-    for (const timer of this.timers.splice(0)) clearInterval(timer);
     let timeout: NodeJS.Timeout | undefined;
     const budget = new Promise<'late'>((resolve) => {
       timeout = setTimeout(() => resolve('late'), SHUTDOWN_FLUSH_BUDGET_MS);
@@ -169,20 +156,6 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     counts.refused += refused;
     counts.bans += bans;
     day.set(keyId, counts);
-  }
-
-  private every(ms: number, task: () => Promise<unknown>): void {
-    const timer = setInterval(() => void task(), ms);
-    timer.unref();
-    this.timers.push(timer);
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.flush();
-    } catch (error) {
-      this.logger.warn(`Key usage not written, retrying at the next flush: ${describe(error)}`);
-    }
   }
 }
 

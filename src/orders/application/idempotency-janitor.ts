@@ -1,11 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-  Optional,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository } from '../domain/idempotency.js';
 
@@ -13,9 +7,8 @@ const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** Deletes Idempotency-Key records past their 24-hour retention, at start-up and then hourly. */
 @Injectable()
-export class IdempotencyJanitor implements OnApplicationBootstrap, OnModuleDestroy {
+export class IdempotencyJanitor implements OnApplicationBootstrap {
   private readonly logger = new Logger('Idempotency');
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(IDEMPOTENCY_REPOSITORY) private readonly records: IdempotencyRepository,
@@ -24,14 +17,9 @@ export class IdempotencyJanitor implements OnApplicationBootstrap, OnModuleDestr
 
   onApplicationBootstrap(): void {
     void this.sweep();
-    this.timer = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
-    this.timer.unref();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
-  }
-
+  @Interval('idempotency-sweep', SWEEP_EVERY_MS)
   async sweep(): Promise<number> {
     try {
       const removed = await this.records.deleteExpired(this.clock());

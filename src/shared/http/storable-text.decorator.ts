@@ -1,19 +1,17 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
-export const IS_STORABLE_TEXT = 'isStorableText';
-
 /**
  * Text PostgreSQL can store exactly as sent: no NUL characters (rejected by the
  * server) and no unpaired UTF-16 surrogates (silently replaced with U+FFFD).
  */
-export function isStorableText(value: unknown): boolean {
+function isStorableText(value: unknown): boolean {
   return typeof value === 'string' && !value.includes('\u0000') && value.isWellFormed();
 }
 
 export function IsStorableText(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
-      name: IS_STORABLE_TEXT,
+      name: 'isStorableText',
       validator: {
         validate: (value: unknown) => isStorableText(value),
         defaultMessage: () => '$property must not contain NUL characters or unpaired surrogates',

@@ -30,6 +30,18 @@ async function rejection(query: RawQuery): Promise<string> {
 }
 
 describe('ListPetsQuery', () => {
+  it.each([
+    [{ id: '500000' }, { id: [500000] }],
+    [{ id: ['3', '1', '2'] }, { id: [3, 1, 2] }],
+    [
+      { status: ['available', 'pending'], categoryId: '3', limit: '20', cursor: 'MTA' },
+      { status: ['available', 'pending'], categoryId: 3, limit: 20, cursor: 'MTA' },
+    ],
+  ])('accepts %j as a query-parser object', async (query, expected) => {
+    const value = Object.assign(Object.create(null) as object, query) as RawQuery;
+    await expect(parse(value)).resolves.toStrictEqual(Object.assign(new ListPetsQuery(), expected));
+  });
+
   it('has no filters and the default page without parameters', async () => {
     const query = await parse({});
     expect(query.toFilter()).toEqual({ statuses: undefined, categoryId: undefined, ids: undefined });
