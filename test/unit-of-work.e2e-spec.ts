@@ -1,4 +1,4 @@
-import { managerOf } from '../src/database/index.js';
+import { managerOf, TRANSACTIONS_AT_ONCE } from '../src/database/index.js';
 import { DOMAIN_EVENTS, type DomainEventSubscriptions } from '../src/shared/domain-events/domain-events.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -144,6 +144,23 @@ describe('TypeORM unit of work', () => {
     });
     await first;
     expect(read).toEqual({ lockRows: [{ locked: 1 }], readRows: [{ description: 'after' }] });
+  });
+
+  it(`runs at most ${TRANSACTIONS_AT_ONCE} transactions at once, the others after them, all committed`, async () => {
+    let inWork = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        uow.run(async (tx) => {
+          most = Math.max(most, ++inWork);
+          await insert(tx, `unit ${i}`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          inWork--;
+        }),
+      ),
+    );
+    expect(most).toBe(TRANSACTIONS_AT_ONCE);
+    expect(await categories()).toHaveLength(30);
   });
 
   it('refuses a transaction of another unit of work', () => {
