@@ -27,6 +27,9 @@ export class TypeOrmPetRepository implements PetRepository {
    * By-id reads outside transactions: those asked in one turn of the event loop
    * (setImmediate, after the turn's I/O) go out as one query. No cache: every read
    * is a query sent after it was asked, so it sees every write committed before.
+   * With dataloader's default schedule (after the current promise jobs) the batches
+   * were mostly of one read: 0.33 ms of CPU per GET /pets?id=N and 0.31 per
+   * GET /pets/{id}, against 0.15 and 0.08 with setImmediate (same loaded run).
    */
   private readonly byId = new DataLoader<number, Pet | null>((ids) => this.findMany(ids), {
     cache: false,
