@@ -56,6 +56,15 @@ export default {
       to: { path: `^${RESOURCE}/`, pathNot: [`^$1/`, `^${RESOURCE}/index\\.ts$`] },
     },
     {
+      name: 'database-through-its-boundary',
+      comment:
+        'A module reaches the database machinery only through src/database/index.ts (managerOf, the unit of work, ' +
+        'toInt8, the pg error helpers): src/database/README.md says what each export is for.',
+      severity: 'error',
+      from: { path: `^${MODULE}/` },
+      to: { path: '^src/database/', pathNot: '^src/database/index\\.ts$' },
+    },
+    {
       name: 'not-through-own-entry',
       comment:
         "A module's own files import each other directly, never their own index.ts: that would load the whole module " +

@@ -1,8 +1,6 @@
 import pg from 'pg';
-import type { DataSourceOptions, MigrationInterface } from 'typeorm';
-import { AdmissionPool } from './admission-pool.js';
+import type { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { NestTypeOrmLogger, SLOW_QUERY_MS } from './typeorm-logger.js';
-import { failUnansweredQueries } from './unanswered-queries.js';
 
 /** What a composition root hands the connection: the modules' entities (when not auto-loaded) and migrations. */
 export interface DatabaseSchema {
@@ -12,41 +10,31 @@ export interface DatabaseSchema {
 }
 
 /**
- * Connection limits and timeouts, chosen so that a database outage answers 503
- * within 2 s while bursts of store traffic still queue rather than fail.
+ * Connection limits and timeouts (pg's and pg-pool's documented options), chosen
+ * so that a database outage answers 503 within 2 s while bursts of store traffic
+ * still queue rather than fail.
  *
  * - `POOL_MAX`: at most 10 connections per instance (2 replicas: 20, far below
  *   PostgreSQL's default 100).
- * - `POOL_WAIT_MS`: how long a request may wait for a free connection. pg-pool
- *   applies its `connectionTimeoutMillis` to this wait *and* to opening a
- *   connection. The store concurrency tests put 300–500 orders for one pet on one
- *   row lock behind these 10 connections, so the last of them waits about as long
- *   as the whole burst: measured 0.9–1.7 s for 500 orders (2 CPUs, embedded and
- *   machine PostgreSQL, with other work running). A 2 s wait (the earlier setting)
- *   leaves almost no headroom; 5 s leaves ~3×. An outage does not fill this queue:
- *   refused connections fail at once. A larger pool would mostly add waiters on
- *   the same row lock.
- * - `POOL_MAX_WAITING`: how many requests may wait for a connection at once. One
- *   more is shed at once with 503 `OVERLOADED` (and a wait that runs out is said
- *   the same way), so that overload is answered early and as overload, not as a
- *   database outage after a long queue. Twice the largest burst the store tests
- *   queue on one row (500 orders), which a pool of 10 serves well within the wait.
- * - `POOL_MIN_WARM`: connections opened at start and kept open however idle (the
- *   whole pool): a burst after a quiet moment finds them ready instead of opening
- *   ten under full load, where some failed their open timeout.
- * - `CONNECT_TIMEOUT_MS`: opening one connection, bounded separately (by the
- *   client class below) and much shorter, so that an unreachable server (packets
- *   dropped, no refusal) still answers 503 within 2 s.
- * - `statement_timeout` (server side) and `QUERY_TIMEOUT_MS` (client side, for a
- *   server or network that stops answering on an open connection: see
- *   `failUnansweredQueries`) bound every query, waits for row locks included (the
- *   500-order burst stays far below): no request waits on the database indefinitely.
+ * - `POOL_WAIT_MS`: how long a request may wait for a free connection (pg-pool's
+ *   `connectionTimeoutMillis`). The store concurrency tests put 300–500 orders for
+ *   one pet on one row lock behind these 10 connections, so the last of them waits
+ *   about as long as the whole burst (measured 0.9–1.7 s for 500 orders on 2 CPUs):
+ *   5 s leaves ~3× headroom. A wait that runs out is pg-pool's
+ *   `timeout exceeded when trying to connect`, answered as overload (503
+ *   `OVERLOADED`), not as an outage. An outage does not fill this queue: refused
+ *   connections fail at once.
+ * - `CONNECT_TIMEOUT_MS`: opening one connection (pg's client option of the same
+ *   name, given by the client class below), much shorter than the wait, so that an
+ *   unreachable server (packets dropped, no refusal) still answers 503 within 2 s.
+ * - `statement_timeout` (server side) and `QUERY_TIMEOUT_MS` (pg's `query_timeout`,
+ *   client side, for a server or network that stops answering on an open
+ *   connection) bound every query, waits for row locks included: no request waits
+ *   on the database indefinitely.
  */
 export const DATABASE_LIMITS = {
   POOL_MAX: 10,
   POOL_WAIT_MS: 5_000,
-  POOL_MAX_WAITING: 1_000,
-  POOL_MIN_WARM: 10,
   CONNECT_TIMEOUT_MS: 1_500,
   STATEMENT_TIMEOUT_MS: 5_000,
   QUERY_TIMEOUT_MS: 6_000,
@@ -54,16 +42,41 @@ export const DATABASE_LIMITS = {
 } as const;
 
 /**
- * pg's client, opening its connection within `CONNECT_TIMEOUT_MS` whatever the
- * pool's (longer) wait for a free connection, and failing its queries once the
- * server has left them unanswered for `QUERY_TIMEOUT_MS`. pg-pool hands its own
- * options to the client class it is given (its documented `Client` option).
+ * pg's client with its own `connectionTimeoutMillis`: pg-pool hands every client
+ * the pool's options (where `connectionTimeoutMillis` is the wait for a free
+ * connection), and takes the client class as its documented `Client` option.
  */
 class BoundedClient extends pg.Client {
   constructor(config: pg.ClientConfig) {
     super({ ...config, connectionTimeoutMillis: DATABASE_LIMITS.CONNECT_TIMEOUT_MS });
-    failUnansweredQueries(this, DATABASE_LIMITS.QUERY_TIMEOUT_MS);
   }
+}
+
+/** The pg pool each connection's options made, by those options' driver object. */
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pg pool behind `dataSource` (for its documented counts: `totalCount`,
+ * `idleCount`, `waitingCount`), or null before it connected. Found through the
+ * `driver` object of its options (TypeORM's documented `driver` option), whose
+ * `Pool` records the pool it makes.
+ */
+export function poolOf(dataSource: DataSource): pg.Pool | null {
+  const driver: unknown = dataSource.options.driver;
+  return (typeof driver === 'object' && driver !== null && pools.get(driver)) || null;
+}
+
+/** pg, with a `Pool` that records the pool it makes for `poolOf`. */
+function recordedPg(): object {
+  const driver = {
+    ...pg,
+    Pool: function RecordedPool(config: pg.PoolConfig): pg.Pool {
+      const pool = new pg.Pool(config);
+      pools.set(driver, pool);
+      return pool;
+    },
+  };
+  return driver;
 }
 
 /**
@@ -81,14 +94,12 @@ export function buildDataSourceOptions(url: string, schema: DatabaseSchema): Dat
     synchronize: false,
     logger: new NestTypeOrmLogger(),
     maxQueryExecutionTime: SLOW_QUERY_MS,
-    // pg itself, with the admission-controlled pool in place of its own.
-    driver: { ...pg, Pool: AdmissionPool },
+    driver: recordedPg(),
     extra: {
       Client: BoundedClient,
       max: DATABASE_LIMITS.POOL_MAX,
-      maxWaiting: DATABASE_LIMITS.POOL_MAX_WAITING,
-      min: DATABASE_LIMITS.POOL_MIN_WARM,
       connectionTimeoutMillis: DATABASE_LIMITS.POOL_WAIT_MS,
+      query_timeout: DATABASE_LIMITS.QUERY_TIMEOUT_MS,
       statement_timeout: DATABASE_LIMITS.STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: DATABASE_LIMITS.IDLE_IN_TRANSACTION_TIMEOUT_MS,
       // Finds a peer that vanished without closing the connection (idle connections).

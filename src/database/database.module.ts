@@ -5,7 +5,6 @@ import { appConfig } from '../config/app.config.js';
 import { DOMAIN_EVENTS, DomainEventBus } from '../shared/domain-events/domain-events.js';
 import { UNIT_OF_WORK } from '../shared/unit-of-work/unit-of-work.js';
 import { buildDataSourceOptions, type DatabaseSchema } from './data-source-options.js';
-import { PreparedSql } from './prepared-sql.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
 /**
@@ -37,9 +36,8 @@ export class DatabaseModule {
       providers: [
         { provide: DOMAIN_EVENTS, useFactory: () => new DomainEventBus() },
         { provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork },
-        PreparedSql,
       ],
-      exports: [UNIT_OF_WORK, DOMAIN_EVENTS, PreparedSql],
+      exports: [UNIT_OF_WORK, DOMAIN_EVENTS],
     };
   }
 }

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ApiKeyResolver } from '@petstore/auth';
-import { DATABASE_LIMITS } from '../database/data-source-options.js';
+import { DATABASE_LIMITS } from '../database/index.js';
 import { readPoolStats } from './db-pool.js';
 import { RequestDurationHistogram } from './request-duration-histogram.js';
 

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { poolOf } from '../database/index.js';
 
 /** What the PostgreSQL pool reports about its connections. */
 export interface PoolStats {
@@ -9,24 +10,9 @@ export interface PoolStats {
   readonly waiting: number;
 }
 
-interface PgPoolCounts {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
-
-function isPgPool(value: unknown): value is PgPoolCounts {
-  if (typeof value !== 'object' || value === null) return false;
-  const pool = value as Record<string, unknown>;
-  return ['totalCount', 'idleCount', 'waitingCount'].every((name) => typeof pool[name] === 'number');
-}
-
-/**
- * The counts of the pg `Pool` behind TypeORM's DataSource (its PostgreSQL driver
- * keeps it as `master`), or null while there is none (not connected, or closed).
- */
+/** The counts of the pg `Pool` behind TypeORM's DataSource, or null while there is none (not connected, or closed). */
 export function readPoolStats(dataSource: DataSource): PoolStats | null {
-  const pool: unknown = (dataSource.driver as { master?: unknown }).master;
-  if (!isPgPool(pool)) return null;
+  const pool = dataSource.isInitialized ? poolOf(dataSource) : null;
+  if (!pool) return null;
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

@@ -2,7 +2,7 @@
 export { PET_STATUSES, type PetStatus } from './domain/pet-status.js';
 export { OperationSunsetError, PetNotFoundError } from './domain/pet.errors.js';
 export { petStatusChanged, type PetStatusChanged } from './domain/pet.events.js';
-export { inventoryLineTurns, PET_INVENTORY_LINES, type PetInventoryLines } from './domain/pet-inventory-lines.js';
+export { PET_INVENTORY_LINES, type PetInventoryLines } from './domain/pet-inventory-lines.js';
 export { PET_STATUS_SCHEMA } from './http/dto/new-pet.dto.js';
 export { PetsService } from './application/pets.service.js';
 export { PET_ENTITIES, PetsModule, type PetsModuleOptions } from './pets.module.js';

@@ -45,18 +45,22 @@ type Config = ConfigType<typeof appConfig>;
     WebhooksService,
     OutboxSubscriber,
     WebhookDispatcher,
-    { provide: EVENT_STORE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmEventStore(db) },
+    { provide: EVENT_STORE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmEventStore(db.manager) },
     {
       provide: WEBHOOK_REPOSITORY,
       inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmWebhookRepository(db),
+      useFactory: (db: DataSource) => new TypeOrmWebhookRepository(db.manager),
     },
     {
       provide: DELIVERY_REPOSITORY,
       inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmDeliveryRepository(db),
+      useFactory: (db: DataSource) => new TypeOrmDeliveryRepository(db.manager),
     },
-    { provide: DELIVERY_QUEUE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmDeliveryQueue(db) },
+    {
+      provide: DELIVERY_QUEUE,
+      inject: [DataSource],
+      useFactory: (db: DataSource) => new TypeOrmDeliveryQueue(db.manager),
+    },
     {
       provide: SECRET_BOX,
       inject: [appConfig.KEY],

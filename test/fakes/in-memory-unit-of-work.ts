@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../src/shared/domain-events/domain-event.js';
 import { DomainEventBus, RecordedEvents } from '../../src/shared/domain-events/domain-events.js';
-import type { RunOptions, Transaction, UnitOfWork } from '../../src/shared/unit-of-work/unit-of-work.js';
+import type { Transaction, UnitOfWork } from '../../src/shared/unit-of-work/unit-of-work.js';
 import type { InMemoryTables } from './in-memory-tables.js';
 
 /** A transaction of the in-memory unit of work: savepoints are snapshots of the tables. */
@@ -38,8 +38,6 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   commits = 0;
   rollbacks = 0;
   readonly committedEvents: DomainEvent[] = [];
-  /** The `turnsOf` of each unit of work run (undefined when none was named), in order: for assertions. */
-  readonly turnsTaken: Array<string | undefined> = [];
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -47,9 +45,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
     readonly events: DomainEventBus = new DomainEventBus(),
   ) {}
 
-  /** Turns (`RunOptions.turnsOf`) need nothing here: transactions already run one at a time. */
-  run<T>(work: (tx: Transaction) => Promise<T>, options?: RunOptions): Promise<T> {
-    this.turnsTaken.push(options?.turnsOf);
+  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const result = this.queue.then(() => this.transaction(work));
     this.queue = result.catch(() => undefined);
     return result;

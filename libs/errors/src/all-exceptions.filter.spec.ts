@@ -296,6 +296,12 @@ describe('AllExceptionsFilter', () => {
       });
       expect(res.headers['Retry-After']).toBe('1');
     });
+
+    it("renders pg-pool's wait for a free connection running out as 503 OVERLOADED, not as an outage", () => {
+      const res = render(new Error('timeout exceeded when trying to connect'));
+      expect(res.body).toMatchObject({ code: 'OVERLOADED', status: 503 });
+      expect(res.headers['Retry-After']).toBe('1');
+    });
   });
 
   describe('anything else', () => {

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { allowedMethods } from './allowed-methods.js';
 import { ApiError } from './api-error.js';
 import { DomainError, STATUS_BY_KIND } from './domain-error.js';
+import { isPoolWaitTimeout, OverloadedError } from './overloaded-error.js';
 import type { ErrorBody } from './error-body.js';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
 
@@ -40,6 +41,9 @@ const UNAVAILABLE: Rendered = {
   message: 'A required dependency is unavailable; retry shortly',
   headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
 };
+
+/** What a request that waited its bound for a database connection is told: the database is up, the service busy. */
+const POOL_BUSY = new OverloadedError('no database connection became free within the wait bound');
 
 const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
   413: 'Request body exceeds the 16 KiB limit',
@@ -99,6 +103,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers };
     }
     if (exception instanceof HttpException) return this.renderHttp(exception, req);
+    if (isPoolWaitTimeout(exception)) return this.render(POOL_BUSY, req);
     if (isDependencyUnavailable(exception)) return UNAVAILABLE;
     return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
   }

@@ -1,6 +1,6 @@
 export { AllExceptionsFilter } from './all-exceptions.filter.js';
 export { ApiError, ValidationFailedError } from './api-error.js';
-export { OverloadedError, OVERLOADED_RETRY_AFTER_SECONDS } from './overloaded-error.js';
+export { isPoolWaitTimeout, OverloadedError, OVERLOADED_RETRY_AFTER_SECONDS } from './overloaded-error.js';
 export { DomainError, STATUS_BY_KIND, type ErrorKind } from './domain-error.js';
 export { ErrorBody } from './error-body.js';
 export { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';

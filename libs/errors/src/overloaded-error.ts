@@ -17,3 +17,11 @@ export class OverloadedError extends ApiError {
     this.name = 'OverloadedError';
   }
 }
+
+/** pg-pool's error when a request waited its `connectionTimeoutMillis` for a busy pool (not when opening a connection). */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** Whether `error` is pg-pool's wait for a free connection running out: the database is up, the pool is busy. */
+export function isPoolWaitTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { message?: unknown }).message === POOL_WAIT_TIMEOUT;
+}

@@ -1,5 +1,5 @@
 import { type ApiKey, isScope, type NewApiKeyRecord } from '@petstore/auth';
-import { fromInt8 } from '../../database/int8.js';
+import { fromInt8 } from '../../database/index.js';
 import type { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 
 export const ApiKeyMapper = {

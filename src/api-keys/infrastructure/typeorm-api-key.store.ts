@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { ApiKey, ApiKeyChanges, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
 import { IsNull, MoreThan, Repository } from 'typeorm';
-import { toInt8 } from '../../database/int8.js';
+import { toInt8 } from '../../database/index.js';
 import { ApiKeyMapper } from './api-key.mapper.js';
 import { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 

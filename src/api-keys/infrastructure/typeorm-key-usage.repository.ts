@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
-import { fromInt8, toInt8 } from '../../database/int8.js';
+import { fromInt8, toInt8 } from '../../database/index.js';
 import type { DailyUsage, UsageDelta } from '../domain/key-usage.js';
 import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
 import { KeyUsageOrmEntity } from './key-usage.orm-entity.js';
@@ -19,13 +19,6 @@ ON CONFLICT (api_key_id, day) DO UPDATE
        refused = api_key_usage.refused + EXCLUDED.refused,
        bans = api_key_usage.bans + EXCLUDED.bans`;
 
-// Dates as text: pg would turn a DATE into a Date at local midnight.
-const DAILY = `
-SELECT to_char(day, 'YYYY-MM-DD') AS date, requests, refused, bans
-  FROM api_key_usage
- WHERE api_key_id = $1 AND day BETWEEN $2::date AND $3::date
- ORDER BY day`;
-
 interface DailyRow {
   date: string;
   requests: string;
@@ -39,7 +32,7 @@ export class TypeOrmKeyUsageRepository implements KeyUsageRepository {
 
   async add(deltas: readonly UsageDelta[]): Promise<void> {
     if (deltas.length === 0) return;
-    await this.rows.query(ADD, [
+    await this.rows.manager.query(ADD, [
       deltas.map((d) => toInt8(d.keyId)),
       deltas.map((d) => d.date),
       deltas.map((d) => d.requests),
@@ -49,7 +42,17 @@ export class TypeOrmKeyUsageRepository implements KeyUsageRepository {
   }
 
   async daily(keyId: number, from: string, to: string): Promise<DailyUsage[]> {
-    const rows: DailyRow[] = await this.rows.query(DAILY, [toInt8(keyId), from, to]);
+    const rows = await this.rows
+      .createQueryBuilder('u')
+      // Dates as text: pg would turn a DATE into a Date at local midnight.
+      .select("to_char(u.day, 'YYYY-MM-DD')", 'date')
+      .addSelect('u.requests', 'requests')
+      .addSelect('u.refused', 'refused')
+      .addSelect('u.bans', 'bans')
+      .where('u.api_key_id = :keyId', { keyId: toInt8(keyId) })
+      .andWhere('u.day BETWEEN CAST(:from AS date) AND CAST(:to AS date)', { from, to })
+      .orderBy('u.day', 'ASC')
+      .getRawMany<DailyRow>();
     return rows.map((r) => ({
       date: r.date,
       requests: fromInt8(r.requests),

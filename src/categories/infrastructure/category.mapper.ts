@@ -1,5 +1,5 @@
 import type { Category, CategoryDraft } from '../domain/category.js';
-import { fromInt8 } from '../../database/int8.js';
+import { fromInt8 } from '../../database/index.js';
 import type { CategoryOrmEntity } from './category.orm-entity.js';
 
 export const CategoryMapper = {

@@ -5,9 +5,9 @@ import {
   PG_FOREIGN_KEY_VIOLATION,
   PG_RESTRICT_VIOLATION,
   PG_UNIQUE_VIOLATION,
+  toInt8,
   violatedConstraint,
-} from '../../database/pg-errors.js';
-import { toInt8 } from '../../database/int8.js';
+} from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Category, CategoryDraft } from '../domain/category.js';
 import { CategoryInUseError, CategoryNameTakenError } from '../domain/category.errors.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { inventoryLineTurns, PetNotFoundError, type PetStatus } from '../../pets/index.js';
+import { PetNotFoundError, type PetStatus } from '../../pets/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
@@ -35,6 +35,6 @@ export class InventoryService {
       await this.lines.save(line, next, tx);
       for (const event of inventoryLineEvents(line, next, actorKeyId, this.clock())) tx.record(event);
       return { petId, quantity: next.quantity, status: next.status };
-    }, inventoryLineTurns(petId));
+    });
   }
 }

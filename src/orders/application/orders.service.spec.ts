@@ -2,7 +2,7 @@ import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
 import { InsufficientStockError } from '../../inventory/index.js';
-import { inventoryLineTurns, type PetStatus } from '../../pets/index.js';
+import type { PetStatus } from '../../pets/index.js';
 import type { OrderViewer } from '../domain/order.js';
 import {
   IdempotencyKeyReusedError,
@@ -505,18 +505,6 @@ describe('OrdersService', () => {
       await service.place(alice, { petId: dog, quantity: 1 });
       expect(seen).toEqual(['OrderPlaced', 'LoyaltyAwarded']);
       expect(types()).toContain('LoyaltyAwarded');
-    });
-  });
-
-  describe('turns on the inventory line', () => {
-    it("runs every store use case as a turn on its pet's line", async () => {
-      const placed = await service.place(alice, { petId: dog, quantity: 1 });
-      await service.place(alice, { petId: cat, quantity: 1 }, { key: 'k-1', requestHash: 'h' });
-      const second = await service.place(alice, { petId: dog, quantity: 1 });
-      await service.complete(alice, placed.order.id);
-      await service.cancel(alice, second.order.id);
-      const line = (petId: number) => inventoryLineTurns(petId).turnsOf;
-      expect(store.uow.turnsTaken).toEqual([line(dog), line(cat), line(dog), line(dog), line(dog)]);
     });
   });
 });

@@ -6,7 +6,6 @@ import {
   inventoryLineEvents,
   type InventoryRepository,
 } from '../../inventory/index.js';
-import { inventoryLineTurns } from '../../pets/index.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
@@ -71,13 +70,13 @@ export class OrdersService {
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
     if (!idempotency) {
-      const placement = await this.onLine(input.petId, (tx) => this.placeIn(tx, viewer, input));
+      const placement = await this.uow.run((tx) => this.placeIn(tx, viewer, input));
       this.reportPlaced(placement);
       return { order: placement.order, replayed: false };
     }
     // The outcome leaves the transaction before it is replayed: a refusal is thrown
     // only after its record has committed, so the key remembers it.
-    const { outcome, replayed, placement } = await this.onLine(input.petId, async (tx) => {
+    const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
       const { key, requestHash } = idempotency;
       const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock(), tx);
       if (previous) {
@@ -94,7 +93,7 @@ export class OrdersService {
 
   async complete(viewer: OrderViewer, id: number, shipDate?: Date): Promise<Order> {
     const { petId } = await this.get(viewer, id);
-    const completed = await this.onLine(petId, async (tx) => {
+    const completed = await this.uow.run(async (tx) => {
       // Lock the inventory line before touching the order: every use case locks in the
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
@@ -112,7 +111,7 @@ export class OrdersService {
 
   async cancel(viewer: OrderViewer, id: number): Promise<void> {
     const { petId } = await this.get(viewer, id);
-    await this.onLine(petId, async (tx) => {
+    await this.uow.run(async (tx) => {
       const line = await this.inventory.lock(petId, tx);
       const order = await this.orders.deleteIfOpen(id, tx);
       if (!order) throw await this.notOpen(tx, id);
@@ -121,11 +120,6 @@ export class OrdersService {
       if (line) await this.changeLine(tx, line, cancelOrder(line, order.quantity), viewer.keyId, now);
     });
     this.metrics.orderCancelled();
-  }
-
-  /** A unit of work that locks the inventory line of `petId` first: it takes its turn on the line. */
-  private onLine<T>(petId: number, work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.uow.run(work, inventoryLineTurns(petId));
   }
 
   /**

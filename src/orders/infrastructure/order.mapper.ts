@@ -1,4 +1,4 @@
-import { fromInt8, toInt8 } from '../../database/int8.js';
+import { fromInt8, toInt8 } from '../../database/index.js';
 import type { NewOrder, Order } from '../domain/order.js';
 import type { OrderOrmEntity } from './order.orm-entity.js';
 

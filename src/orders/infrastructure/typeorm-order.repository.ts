@@ -1,20 +1,49 @@
 import type { Repository } from 'typeorm';
-import { fromInt8, toInt8 } from '../../database/int8.js';
-import { managerOf, preparedRowsIn } from '../../database/typeorm-transaction.js';
+import { fromInt8, managerOf, toInt8 } from '../../database/index.js';
+import type { PetStatus } from '../../pets/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { NewOrder, Order } from '../domain/order.js';
 import type { OrderFilter, OrderRepository, StockPlacement } from '../domain/order.repository.js';
 import { OrderMapper } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
-import { PLACE_FROM_STOCK, type PlaceFromStockRow } from './place-from-stock.statement.js';
+
+/**
+ * Places an order ($1 pet id, $2 units, $3 ship date, $4 owner key id) through
+ * the `orders_place_from_stock` function (migration PlaceOrderFunction): it
+ * locks the pet's inventory line, as every store use case does first, then in
+ * one statement, only when the pet is available with enough units, takes them,
+ * makes the pet pending on the last unit and inserts the order. No row: the pet
+ * has no inventory line. One round trip, so the line is not held while the
+ * answer travels to the service and the next statement back.
+ */
+const PLACE_FROM_STOCK =
+  'SELECT line_quantity, line_status, order_id::text FROM orders_place_from_stock($1, $2, $3, $4)';
+
+/** The row of {@link PLACE_FROM_STOCK}: the line before, and the new order's id (null: nothing taken). */
+interface PlaceFromStockRow {
+  readonly line_quantity: number;
+  readonly line_status: PetStatus;
+  readonly order_id: string | null;
+}
+
+/** An orders row as RETURNING gives it. */
+interface OrderRow {
+  readonly id: string;
+  readonly pet_id: string;
+  readonly quantity: number;
+  readonly ship_date: Date | null;
+  readonly complete: boolean;
+  readonly owner_key_id: string;
+}
 
 /** Orders over TypeORM; writes in the given transaction. */
 export class TypeOrmOrderRepository implements OrderRepository {
   constructor(private readonly rows: Repository<OrderOrmEntity>) {}
 
   async findById(id: number, tx?: Transaction): Promise<Order | null> {
-    const row = await (await this.in(tx)).findOneBy({ id: toInt8(id) });
+    const rows = tx ? managerOf(tx).getRepository(OrderOrmEntity) : this.rows;
+    const row = await rows.findOneBy({ id: toInt8(id) });
     return row && OrderMapper.toDomain(row);
   }
 
@@ -33,23 +62,22 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   async create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order> {
-    const rows = await this.in(tx);
+    const rows = managerOf(tx).getRepository(OrderOrmEntity);
     const saved = await rows.save(rows.create(OrderMapper.toColumns(order, ownerKeyId)));
     return OrderMapper.toDomain(saved);
   }
 
   async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
     const shipDate = order.shipDate ?? null;
-    const [row] = await preparedRowsIn<PlaceFromStockRow>(tx, PLACE_FROM_STOCK, [
+    const [row] = (await managerOf(tx).query(PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
       shipDate,
       toInt8(ownerKeyId),
-    ]);
+    ])) as PlaceFromStockRow[];
     if (!row) return null;
     const before = { petId: order.petId, quantity: row.line_quantity, status: row.line_status };
     if (row.order_id === null) return { before, order: null };
-    // One literal, not a spread of one: the spread's copy and the key added to it took V8's slow paths.
     const placed = {
       id: fromInt8(row.order_id),
       petId: order.petId,
@@ -62,48 +90,26 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   async completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null> {
-    const result = await (
-      await this.in(tx)
-    )
-      .createQueryBuilder()
-      .update()
-      .set({ complete: true, shipDate })
-      .where('id = :id AND NOT complete', { id: toInt8(id) })
-      .returning('*')
-      .execute();
-    return this.firstRaw(result.raw);
+    const [rows] = (await managerOf(tx).query(
+      'UPDATE orders SET complete = true, ship_date = $2 WHERE id = $1 AND NOT complete RETURNING *',
+      [toInt8(id), shipDate],
+    )) as [OrderRow[], number];
+    return rows[0] ? toOrder(rows[0]) : null;
   }
 
   async deleteIfOpen(id: number, tx: Transaction): Promise<Order | null> {
-    const result = await (
-      await this.in(tx)
-    )
-      .createQueryBuilder()
-      .delete()
-      .where('id = :id AND NOT complete', { id: toInt8(id) })
-      .returning('*')
-      .execute();
-    return this.firstRaw(result.raw);
-  }
-
-  /** This module's rows, in the transaction when given one. */
-  private async in(tx: Transaction | undefined): Promise<Repository<OrderOrmEntity>> {
-    return tx ? (await managerOf(tx, this.rows.manager)).getRepository(OrderOrmEntity) : this.rows;
-  }
-
-  /** RETURNING rows come back with column names; map them like entities. */
-  private firstRaw(raw: unknown): Order | null {
-    const [row] = raw as Array<Record<string, unknown>>;
-    if (!row) return null;
-    return OrderMapper.toDomain(
-      this.rows.create({
-        id: String(row.id),
-        petId: String(row.pet_id),
-        quantity: Number(row.quantity),
-        shipDate: row.ship_date instanceof Date ? row.ship_date : null,
-        complete: Boolean(row.complete),
-        ownerKeyId: String(row.owner_key_id),
-      }),
-    );
+    const [rows] = (await managerOf(tx).query('DELETE FROM orders WHERE id = $1 AND NOT complete RETURNING *', [
+      toInt8(id),
+    ])) as [OrderRow[], number];
+    return rows[0] ? toOrder(rows[0]) : null;
   }
 }
+
+const toOrder = (row: OrderRow): Order => ({
+  id: fromInt8(row.id),
+  petId: fromInt8(row.pet_id),
+  quantity: row.quantity,
+  shipDate: row.ship_date,
+  complete: row.complete,
+  ownerKeyId: fromInt8(row.owner_key_id),
+});

@@ -1,7 +1,6 @@
 import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { PetCategoryNotFoundError, PetHasOrdersError, PetNotFoundError } from '../domain/pet.errors.js';
-import { inventoryLineTurns } from '../domain/pet-inventory-lines.js';
 import { PetsService } from './pets.service.js';
 
 describe('PetsService', () => {
@@ -265,14 +264,5 @@ describe('PetsService', () => {
       expect(store.pets.all()).toEqual([]);
       expect(store.tables.inventory.size).toBe(0);
     });
-  });
-
-  it("runs edits and deletes as turns on the pet's inventory line, as the store use cases do", async () => {
-    const pet = await service.create({ name: 'Rex', categoryId: dogs });
-    await service.replace(pet.id, { name: 'Rex II', categoryId: dogs });
-    await service.patch(pet.id, { status: 'sold' });
-    await service.remove(pet.id);
-    const line = inventoryLineTurns(pet.id).turnsOf;
-    expect(store.uow.turnsTaken).toEqual([undefined, line, line, line]);
   });
 });

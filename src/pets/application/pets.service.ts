@@ -5,7 +5,7 @@ import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet } from '../domain/pet.js';
 import { petStatusChanged } from '../domain/pet.events.js';
-import { inventoryLineTurns, PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
+import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
 
@@ -59,7 +59,7 @@ export class PetsService {
     await this.uow.run(async (tx) => {
       await this.inventory.lock(id, tx);
       if (!(await this.pets.delete(id, tx))) throw new PetNotFoundError(id);
-    }, inventoryLineTurns(id));
+    });
   }
 
   /**
@@ -79,7 +79,7 @@ export class PetsService {
         tx.record(petStatusChanged(id, current.status, saved.status, actorKeyId, this.clock()));
       }
       return saved;
-    }, inventoryLineTurns(id));
+    });
   }
 
   private async requireCategory(categoryId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { RunOptions, Transaction } from '../../shared/unit-of-work/unit-of-work.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 
 /**
  * Port: the inventory line every pet has. The inventory module keeps the lines and
@@ -13,12 +13,3 @@ export interface PetInventoryLines {
 }
 
 export const PET_INVENTORY_LINES = Symbol('PetInventoryLines');
-
-/**
- * How a unit of work that locks a pet's inventory line first is run: it takes its
- * turn with the others on that line (`RunOptions.turnsOf`). Every module that
- * locks the line (pets, inventory, orders) names it this one way.
- */
-export function inventoryLineTurns(petId: number): RunOptions {
-  return { turnsOf: `inventory line of pet ${petId}` };
-}

@@ -1,14 +1,10 @@
 import type { Pet } from '../domain/pet.js';
-import { fromInt8, toInt8 } from '../../database/int8.js';
+import { fromInt8, toInt8 } from '../../database/index.js';
 import type { PetOrmEntity } from './pet.orm-entity.js';
-import type { PetRow } from './pet.statements.js';
 
 export const PetMapper = {
   toDomain(row: PetOrmEntity): Pet {
     return { id: fromInt8(row.id), name: row.name, categoryId: fromInt8(row.categoryId), status: row.status };
-  },
-  fromRow(row: PetRow): Pet {
-    return { id: fromInt8(row.id), name: row.name, categoryId: fromInt8(row.category_id), status: row.status };
   },
   toColumns(pet: Omit<Pet, 'id'>): Pick<PetOrmEntity, 'name' | 'categoryId' | 'status'> {
     return { name: pet.name, categoryId: toInt8(pet.categoryId), status: pet.status };

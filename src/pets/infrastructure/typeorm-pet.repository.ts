@@ -1,54 +1,70 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, violatedConstraint } from '../../database/pg-errors.js';
-import { toInt8 } from '../../database/int8.js';
-import { PreparedSql } from '../../database/prepared-sql.js';
-import { managerOf } from '../../database/typeorm-transaction.js';
+import DataLoader from 'dataloader';
+import { In, Repository } from 'typeorm';
+import {
+  managerOf,
+  PG_FOREIGN_KEY_VIOLATION,
+  PG_RESTRICT_VIOLATION,
+  toInt8,
+  violatedConstraint,
+} from '../../database/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Pet } from '../domain/pet.js';
 import { PetCategoryNotFoundError, PetHasOrdersError } from '../domain/pet.errors.js';
 import type { PetFilter, PetRepository } from '../domain/pet.repository.js';
 import { PetMapper } from './pet.mapper.js';
-import { PET_BY_ID, petPageRead, petPageValues, type PetRow } from './pet.statements.js';
 import { PetOrmEntity } from './pet.orm-entity.js';
 
-/** Pets in PostgreSQL: reads outside transactions as prepared statements, writes through TypeORM in the given transaction. */
+/** The most ids one batched by-id read asks for. */
+const MAX_BATCH = 100;
+
+/** Pets in PostgreSQL through TypeORM; writes (and reads given a transaction) in the unit of work's transaction. */
 @Injectable()
 export class TypeOrmPetRepository implements PetRepository {
-  constructor(
-    @InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>,
-    private readonly sql: PreparedSql,
-  ) {}
+  /**
+   * By-id reads outside transactions: those asked in one turn of the event loop
+   * (setImmediate, after the turn's I/O) go out as one query. No cache: every read
+   * is a query sent after it was asked, so it sees every write committed before.
+   * With dataloader's default schedule (after the current promise jobs) the batches
+   * were mostly of one read: 0.33 ms of CPU per GET /pets?id=N and 0.31 per
+   * GET /pets/{id}, against 0.15 and 0.08 with setImmediate (same loaded run).
+   */
+  private readonly byId = new DataLoader<number, Pet | null>((ids) => this.findMany(ids), {
+    cache: false,
+    maxBatchSize: MAX_BATCH,
+    batchScheduleFn: (send) => setImmediate(send),
+  });
+
+  constructor(@InjectRepository(PetOrmEntity) private readonly rows: Repository<PetOrmEntity>) {}
 
   async findById(id: number, tx?: Transaction): Promise<Pet | null> {
-    if (tx) {
-      const row = await (await this.in(tx)).findOneBy({ id: toInt8(id) });
-      return row && PetMapper.toDomain(row);
-    }
-    const [row] = await this.sql.rows<PetRow>(PET_BY_ID, [id]);
-    return row ? PetMapper.fromRow(row) : null;
+    if (!tx) return this.byId.load(id);
+    const row = await managerOf(tx)
+      .getRepository(PetOrmEntity)
+      .findOneBy({ id: toInt8(id) });
+    return row && PetMapper.toDomain(row);
   }
 
   async findPage(filter: PetFilter, { limit, afterId }: PageRequest): Promise<Page<Pet>> {
     const ids = onlyIds(filter, afterId, limit);
     if (ids) return { items: await this.findEach(ids), hasMore: false };
-    const rows = await this.sql.rows<PetRow>(petPageRead(filter), petPageValues(filter, afterId, limit + 1));
-    return toPage(rows.map(PetMapper.fromRow), limit);
-  }
-
-  /** The pets of `ids` that exist, by id ascending: each looked up with the other reads of its turn. */
-  private async findEach(ids: readonly number[]): Promise<Pet[]> {
-    const found = await Promise.all(ids.map((id) => this.sql.rows<PetRow>(PET_BY_ID, [id])));
-    return found
-      .flat()
-      .map(PetMapper.fromRow)
-      .sort((a, b) => a.id - b.id);
+    const query = this.rows
+      .createQueryBuilder('p')
+      .orderBy('p.id', 'ASC')
+      .limit(limit + 1);
+    if (afterId !== null) query.andWhere('p.id > :afterId', { afterId: toInt8(afterId) });
+    if (filter.statuses?.length) query.andWhere('p.status IN (:...statuses)', { statuses: filter.statuses });
+    if (filter.categoryId !== undefined) {
+      query.andWhere('p.category_id = :categoryId', { categoryId: toInt8(filter.categoryId) });
+    }
+    if (filter.ids?.length) query.andWhere('p.id IN (:...ids)', { ids: filter.ids.map(toInt8) });
+    return toPage((await query.getMany()).map(PetMapper.toDomain), limit);
   }
 
   async create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet> {
-    const rows = await this.in(tx);
+    const rows = managerOf(tx).getRepository(PetOrmEntity);
     try {
       return PetMapper.toDomain(await rows.save(rows.create(PetMapper.toColumns(pet))));
     } catch (error) {
@@ -58,7 +74,9 @@ export class TypeOrmPetRepository implements PetRepository {
 
   async update(pet: Pet, tx: Transaction): Promise<Pet | null> {
     try {
-      const result = await (await this.in(tx)).update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
+      const result = await managerOf(tx)
+        .getRepository(PetOrmEntity)
+        .update({ id: toInt8(pet.id) }, PetMapper.toColumns(pet));
       return result.affected ? pet : null;
     } catch (error) {
       throw this.translate(error, pet.categoryId);
@@ -67,7 +85,9 @@ export class TypeOrmPetRepository implements PetRepository {
 
   async delete(id: number, tx: Transaction): Promise<boolean> {
     try {
-      const result = await (await this.in(tx)).delete({ id: toInt8(id) });
+      const result = await managerOf(tx)
+        .getRepository(PetOrmEntity)
+        .delete({ id: toInt8(id) });
       return (result.affected ?? 0) > 0;
     } catch (error) {
       const constraint = violatedConstraint(error, PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION);
@@ -76,9 +96,21 @@ export class TypeOrmPetRepository implements PetRepository {
     }
   }
 
-  /** This module's rows, in the transaction when given one. */
-  private async in(tx: Transaction | undefined): Promise<Repository<PetOrmEntity>> {
-    return tx ? (await managerOf(tx, this.rows.manager)).getRepository(PetOrmEntity) : this.rows;
+  /** The batch of the by-id loader: the pet of each id, in the order asked (null: none). */
+  private async findMany(ids: readonly number[]): Promise<Array<Pet | null>> {
+    const rows = await this.rows.find({ where: { id: In(ids.map(toInt8)) } });
+    const found = new Map<number, Pet>();
+    for (const row of rows) {
+      const pet = PetMapper.toDomain(row);
+      found.set(pet.id, pet);
+    }
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
+  /** The pets of `ids` that exist, by id ascending, each read through the by-id loader. */
+  private async findEach(ids: readonly number[]): Promise<Pet[]> {
+    const found = await Promise.all(ids.map((id) => this.byId.load(id)));
+    return found.filter((pet): pet is Pet => pet !== null).sort((a, b) => a.id - b.id);
   }
 
   private translate(error: unknown, categoryId: number): unknown {

@@ -12,25 +12,13 @@ export interface Transaction {
   record(event: DomainEvent): void;
 }
 
-/** How a unit of work is run. */
-export interface RunOptions {
-  /**
-   * Units of work that begin by locking the same row (e.g. one pet's inventory
-   * line) name it here: an implementation may let only a few of them run at once
-   * and queue the rest in arrival order, since the database serializes them on the
-   * lock anyway and a long queue at a row lock costs the database more than the
-   * work. It never changes what the work does or sees.
-   */
-  readonly turnsOf?: string;
-}
-
 /**
  * Port: one use case, one transaction. Everything `work` writes through
  * repositories given `tx`, and everything subscribers of its events write, commits
  * together, or nothing does.
  */
 export interface UnitOfWork {
-  run<T>(work: (tx: Transaction) => Promise<T>, options?: RunOptions): Promise<T>;
+  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }
 
 export const UNIT_OF_WORK = Symbol('UnitOfWork');

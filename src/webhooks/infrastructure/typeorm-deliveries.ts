@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { fromInt8 } from '../../database/int8.js';
+import type { EntityManager } from 'typeorm';
+import { fromInt8 } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { ClaimedDelivery, DeliveryOutcome, DeliveryQueue } from '../domain/dispatch.js';
 import { eventMessage, pingMessage } from '../domain/message.js';
@@ -43,7 +43,7 @@ const toDelivery = (row: DeliveryRow): Delivery => ({
 
 /** Deliveries as the endpoints' owners see and steer them. */
 export class TypeOrmDeliveryRepository implements DeliveryRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: EntityManager) {}
 
   async list(webhookId: number, page: PageRequest): Promise<Page<Delivery>> {
     const rows = (await this.db.query(
@@ -129,7 +129,7 @@ const STREAK = `UPDATE webhooks w SET failing_since = CASE WHEN s.ok THEN NULL E
 
 /** The dispatcher's side of the delivery table. */
 export class TypeOrmDeliveryQueue implements DeliveryQueue {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: EntityManager) {}
 
   async fanOut(limit: number): Promise<number> {
     return this.db.transaction(async (m) => {

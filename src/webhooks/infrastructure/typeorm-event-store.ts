@@ -1,7 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { fromInt8 } from '../../database/int8.js';
-import type { Statement } from '../../database/prepared-sql.js';
-import { runAtCommit } from '../../database/typeorm-transaction.js';
+import type { EntityManager } from 'typeorm';
+import { fromInt8, managerOf } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { EventStore } from '../domain/ports.js';
@@ -19,17 +17,14 @@ const OUTBOX_LOCK = [0x70657473, 0x6f757462] as const; // "pets", "outb"
 
 /**
  * One statement per transaction, whatever its number of events ($1: their JSON
- * array). It runs with the COMMIT, in its round trip: the advisory lock is then
- * held for no round trip at all. Prepared: parsed and planned once per connection.
+ * array), the transaction's last before its COMMIT (the outbox subscriber runs
+ * once the use case is done): the advisory lock is held for one round trip.
  */
-const APPEND: Statement = {
-  name: 'events_append',
-  text: `INSERT INTO events (type, occurred_at, owner_key_id, data)
+const APPEND = `INSERT INTO events (type, occurred_at, owner_key_id, data)
   SELECT e->>'type', (e->>'occurredAt')::timestamptz, (e->>'ownerKeyId')::bigint, e->'data'
   FROM (SELECT pg_advisory_xact_lock(${OUTBOX_LOCK[0]}, ${OUTBOX_LOCK[1]})) AS serialised,
        jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n)
-  ORDER BY t.n`,
-};
+  ORDER BY t.n`;
 
 interface EventRow {
   id: string;
@@ -48,11 +43,10 @@ const toEvent = (row: EventRow): StoreEvent => ({
 });
 
 export class TypeOrmEventStore implements EventStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: EntityManager) {}
 
-  append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
-    if (events.length > 0) runAtCommit(tx, APPEND, [JSON.stringify(events)]);
-    return Promise.resolve();
+  async append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
+    if (events.length > 0) await managerOf(tx).query(APPEND, [JSON.stringify(events)]);
   }
 
   async page(

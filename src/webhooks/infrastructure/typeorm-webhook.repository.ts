@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { fromInt8 } from '../../database/int8.js';
-import { managerOf } from '../../database/typeorm-transaction.js';
+import type { EntityManager } from 'typeorm';
+import { fromInt8, managerOf } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { WebhookRepository } from '../domain/ports.js';
@@ -33,24 +32,22 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 
 /** Endpoints over the `webhooks` table; the secret column is never read back here. */
 export class TypeOrmWebhookRepository implements WebhookRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: EntityManager) {}
 
   async countForCreation(ownerKeyId: number, tx: Transaction): Promise<number> {
     // A per-key lock until commit, so that two concurrent creations cannot both pass the limit.
-    await (
-      await managerOf(tx, this.db.manager)
-    ).query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::bigint, 0))`, [ownerKeyId]);
-    const [row] = (await (
-      await managerOf(tx, this.db.manager)
-    ).query(`SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`, [ownerKeyId])) as Array<{ count: string }>;
+    await managerOf(tx).query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::bigint, 0))`, [
+      ownerKeyId,
+    ]);
+    const [row] = (await managerOf(tx).query(`SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`, [
+      ownerKeyId,
+    ])) as Array<{ count: string }>;
     return Number(row.count);
   }
 
   async insert(ownerKeyId: number, webhook: NewWebhook, sealedSecret: string, tx: Transaction): Promise<Webhook> {
     // after_event_id: the endpoint receives the events committed after it (ids follow commit order).
-    const [row] = (await (
-      await managerOf(tx, this.db.manager)
-    ).query(
+    const [row] = (await managerOf(tx).query(
       `INSERT INTO webhooks (api_key_id, url, events, description, secret_sealed, after_event_id)
        VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(max(id), 0) FROM events))
        RETURNING ${COLUMNS}`,

@@ -1,5 +1,5 @@
-// The references' pet reads, done as the service does them since its fifteenth
-// session (src/database/read-batches.ts): the reads of one turn of the event loop
+// The references' pet reads, done as the service did them from its fifteenth
+// session (ReadBatches, since replaced by a dataloader in the pets adapter): the reads of one turn of the event loop
 // go to PostgreSQL together once the turn has handled its I/O, identical ones as
 // one query, lookups by id and pages without a list filter merged into one
 // statement (the same SQL as the service's). With BENCH_REFERENCE_READS=single,

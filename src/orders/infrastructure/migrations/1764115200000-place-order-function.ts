@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `orders_place_from_stock(pet, units, ship_date, owner)`: locks the pet's
  * inventory line, then places the order in one statement under that lock (see
- * place-from-stock.statement.ts). A function so that the lock and the placing
+ * TypeOrmOrderRepository.placeFromStock). A function so that the lock and the placing
  * statement are one round trip: the line is held for the time PostgreSQL needs,
  * not for a round trip through the service in between. The placing statement
  * runs after the lock is granted, with a snapshot of its own (a VOLATILE

@@ -1,6 +1,5 @@
 import type { Repository } from 'typeorm';
-import { toInt8 } from '../../../../src/database/int8.js';
-import { managerOf } from '../../../../src/database/typeorm-transaction.js';
+import { managerOf, toInt8 } from '../../../../src/database/index.js';
 import type { Transaction } from '../../../../src/shared/unit-of-work/unit-of-work.js';
 import type { LoyaltyPointsRepository } from '../domain/loyalty-points.repository.js';
 import type { LoyaltyPointsOrmEntity } from './loyalty-points.orm-entity.js';
@@ -14,9 +13,7 @@ export class TypeOrmLoyaltyPointsRepository implements LoyaltyPointsRepository {
   }
 
   async add(keyId: number, points: number, tx: Transaction): Promise<void> {
-    await (
-      await managerOf(tx, this.rows.manager)
-    ).query(
+    await managerOf(tx).query(
       `INSERT INTO loyalty_points (api_key_id, points) VALUES ($1, $2)
        ON CONFLICT (api_key_id) DO UPDATE SET points = loyalty_points.points + EXCLUDED.points`,
       [toInt8(keyId), points],
@@ -24,12 +21,10 @@ export class TypeOrmLoyaltyPointsRepository implements LoyaltyPointsRepository {
   }
 
   async take(keyId: number, points: number, tx: Transaction): Promise<boolean> {
-    const [rows] = (await (
-      await managerOf(tx, this.rows.manager)
-    ).query('UPDATE loyalty_points SET points = points - $2 WHERE api_key_id = $1 AND points >= $2 RETURNING points', [
-      toInt8(keyId),
-      points,
-    ])) as [unknown[], number];
+    const [rows] = (await managerOf(tx).query(
+      'UPDATE loyalty_points SET points = points - $2 WHERE api_key_id = $1 AND points >= $2 RETURNING points',
+      [toInt8(keyId), points],
+    )) as [unknown[], number];
     return rows.length > 0;
   }
 }
