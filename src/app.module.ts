@@ -1,9 +1,9 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@petstore/auth';
-import { AllExceptionsFilter } from '@petstore/errors';
+import { AllExceptionsFilter, discoverRoutes, RouteCatalog } from '@petstore/errors';
 import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey, KeyUsageMeterModule } from './api-keys/index.js';
 import { CategoriesModule } from './categories/index.js';
 import { appConfig } from './config/app.config.js';
@@ -42,6 +42,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
         ScheduleModule.forRoot(),
+        DiscoveryModule,
         LoggingModule,
         LifecycleModule,
         DatabaseModule.forRoot({ migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])] }),
@@ -60,6 +61,12 @@ export class AppModule {
       providers: [
         FirstAdminKey,
         DemoCatalogue,
+        // Every controller's routes, for 405 vs 404 and the route of a request refused before routing.
+        {
+          provide: RouteCatalog,
+          inject: [DiscoveryService],
+          useFactory: (d: DiscoveryService) => new RouteCatalog(discoverRoutes(d)),
+        },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -1,28 +1,42 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DiscoveryService } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
-import { ApiError } from '@petstore/errors';
+import { ApiError, RouteCatalog } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { Server } from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app.config.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
-import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
 import { ParserRefusals } from './lifecycle/parser-refusals.js';
 import { addressRateLimitHeaders } from './lifecycle/refusal-rate-limit.js';
+import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
 import { HttpLogging } from './logging/http-logging.js';
 import { ROOT_LOGGER } from './logging/root-logger.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
-import { inSequence } from './shared/http/in-sequence.middleware.js';
+import { exposedHeadersOf } from './shared/http/expose-headers.decorator.js';
 import { jsonBody } from './shared/http/json-body.middleware.js';
 import { responseDefaults } from './shared/http/private-cache.middleware.js';
 import { parseQuery } from './shared/http/query-parser.js';
-import { weakEtag } from './shared/http/weak-etag.js';
+import { useRouteCatalog } from './shared/http/route-template.js';
 
 /** Served by Swagger (below) to anyone: the only answers a shared cache may keep. */
 const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
+
+/** The service's own response headers that browsers may read under CORS; modules add theirs with `@ExposeHeaders`. */
+const EXPOSED_HEADERS = [
+  'Link',
+  'Location',
+  'X-Request-Id',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+];
 
 /**
  * Everything about the HTTP edge that is not a module: shared by `main.ts`, the
@@ -30,28 +44,23 @@ const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.disable('x-powered-by');
-  app.set('etag', weakEtag);
   app.set('query parser', parseQuery);
   if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
   answerRefusalsBeforeRouting(app, config);
+  const routes = app.get(RouteCatalog);
+  routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
+  useRouteCatalog(app.getHttpAdapter().getInstance() as Express, routes);
   // First: the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);
   logging.giveRequestLoggers((app.getHttpAdapter().getInstance() as Express).request);
-  // The body parser ends the sequence unless a layer must come between them: one router layer fewer per request.
-  const bodyInSequence = config.metricsPort === undefined && config.corsOrigins.length === 0;
-  app.use(
-    inSequence([
-      logging.middleware,
-      // Before anything can answer, so that refusals are private and carry the security headers too.
-      responseDefaults(PUBLIC_DOCUMENTS),
-      // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
-      ...(config.rateLimit.enabled ? [app.get(RateLimitMiddleware).handle] : []),
-      requireHost,
-      ...(bodyInSequence ? [jsonBody] : []),
-    ]),
-  );
+  app.use(logging.middleware);
+  // Before anything can answer, so that refusals are private and carry the security headers too.
+  app.use(responseDefaults(PUBLIC_DOCUMENTS));
+  // Before CORS and the body parser: every response, errors included, is counted and carries the headers.
+  if (config.rateLimit.enabled) app.use(app.get(RateLimitMiddleware).handle);
+  app.use(requireHost);
   // With METRICS_PORT set, /metrics is served there only.
   if (config.metricsPort !== undefined) {
     app.use('/metrics', (req: Request, _res: Response, next: NextFunction) =>
@@ -59,22 +68,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
     );
   }
   if (config.corsOrigins.length > 0) {
+    const declared = exposedHeadersOf(app.get(DiscoveryService));
+    const own = new Set(EXPOSED_HEADERS.map((name) => name.toLowerCase()));
     app.enableCors({
       origin: [...config.corsOrigins],
-      exposedHeaders: [
-        'Link',
-        'Location',
-        'X-Request-Id',
-        'Retry-After',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-        'RateLimit-Policy',
-        'RateLimit',
-      ],
+      exposedHeaders: [...EXPOSED_HEADERS, ...declared.filter((name) => !own.has(name.toLowerCase()))],
     });
   }
-  if (!bodyInSequence) app.use(jsonBody);
+  app.use(jsonBody);
   // Built on the first request for it (then kept): not part of the start-up.
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config), {
     jsonDocumentUrl: 'openapi.json',
@@ -89,11 +90,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
 /**
  * The server's own refusals (oversized or malformed requests, slow clients, see
  * `ParserRefusals`) in the Error shape. The server must come from
- * `EdgeExpressAdapter`, which gives it its timeouts.
+ * `ServerOptionsExpressAdapter`, which gives it its timeouts.
  */
 function answerRefusalsBeforeRouting(app: NestExpressApplication, config: AppConfig): void {
-  if (!(app.getHttpAdapter() instanceof EdgeExpressAdapter)) {
-    throw new Error('configureApp needs an application created with an EdgeExpressAdapter (server timeouts)');
+  if (!(app.getHttpAdapter() instanceof ServerOptionsExpressAdapter)) {
+    throw new Error('configureApp needs an application created with a ServerOptionsExpressAdapter (server timeouts)');
   }
   const server = app.getHttpServer() as Server;
   const log = app.get<Logger>(ROOT_LOGGER);

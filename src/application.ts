@@ -6,10 +6,8 @@ import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import type { AppConfig } from './config/app.config.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
-import { compactHeapSoon } from './lifecycle/compact-heap.js';
-import { EdgeExpressAdapter } from './lifecycle/edge-express-adapter.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
-import { announceStarted } from './lifecycle/started-event.js';
+import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
 import { PlanTableService } from './rate-limits/plan-table.js';
 
 /** The signals the start-up held (main.ts) until the graceful shutdown can take them. */
@@ -32,7 +30,7 @@ export async function startApplication(
 ): Promise<void> {
   let app: NestExpressApplication | undefined;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.register(), new EdgeExpressAdapter(), {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.register(), new ServerOptionsExpressAdapter(), {
       bodyParser: false,
       bufferLogs: true,
       abortOnError: false, // a failed start stops the embedded database and exits 1 (main.ts), not abort()
@@ -49,8 +47,6 @@ export async function startApplication(
       exit: (code) => process.exit(code),
     });
     await app.listen(config.port);
-    compactHeapSoon();
-    announceStarted();
     new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
     const held = signals.held();
     if (held) process.kill(process.pid, held);

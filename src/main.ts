@@ -4,10 +4,6 @@ import { checkStartupConfig } from './config/startup-config.js';
 import { startDatabase } from './database/database-url.js';
 import { createRootLogger } from './logging/root-logger.js';
 import { PlanConfigError } from './rate-limits/plans-file.js';
-import { keepTickShape } from './lifecycle/tick-shape.js';
-
-// Without the launcher (node dist/src/main.js), as early as this entry can.
-keepTickShape();
 
 // Only what the configuration check and the database's start need is imported here: the
 // application (./application.js, most of a start's CPU time) is loaded while PostgreSQL starts.

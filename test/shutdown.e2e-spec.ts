@@ -13,7 +13,7 @@ import {
 } from './support/spawn-service.mjs';
 
 /**
- * The real start path and graceful shutdown of the real process (`node dist/petstore.mjs`,
+ * The real start path and graceful shutdown of the real process (`node dist/petstore.cjs`,
  * built by `npm test`'s pretest), started as `npm start` starts it (demo catalogue on):
  * it serves its probes, refuses a request without a key, lists the demo pets to the
  * bootstrap key and counts that request in /metrics. Then, under steady load, it gets
@@ -24,7 +24,7 @@ import {
  * (a connection URL; CI: the machine's), on a database the test creates there and
  * drops afterwards.
  */
-const ENTRY = resolve('dist/petstore.mjs');
+const ENTRY = resolve('dist/petstore.cjs');
 const PG_SERVER = process.env.SHUTDOWN_TEST_PG_SERVER || undefined;
 const WORKERS = 16;
 const LOAD_BEFORE_SIGNAL_MS = 1_500;

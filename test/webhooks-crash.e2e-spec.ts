@@ -7,7 +7,7 @@ import { tally, WebhookServices } from './support/webhook-services.js';
 const ORDERS = 60;
 
 /**
- * At least once across a crash: the service (`node dist/petstore.mjs`, as `npm start` runs it) is killed
+ * At least once across a crash: the service (`node dist/petstore.cjs`, as `npm start` runs it) is killed
  * with SIGKILL while deliveries are pending and in flight, and started again on the
  * same database. Every event must reach the receiver (counted by event id); the
  * ones in flight at the kill may arrive twice, with the same webhook-id.

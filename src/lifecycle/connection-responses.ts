@@ -1,25 +1,19 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { declaresBody } from '../shared/http/declares-body.js';
-import { removeUnordered } from '../shared/remove-unordered.js';
 
 /**
  * What each connection has been answered, so that a refusal written straight to
- * the socket (`ParserRefusals`) never follows or interleaves with a response, and
- * the connection behind an early answer is closed.
+ * the socket (`ParserRefusals`) never follows or interleaves with a response.
  *
  * A response counts from its request until it has finished *and* its request has
  * fully arrived: a response sent before the body was in (a 413, 415 or 429) still
  * answers that request, and a timeout of its body must not be answered again.
- *
- * Such an early answer also says `Connection: close`: Node would otherwise read
- * (and wait for) the rest of a body nobody wants, up to the request timeout, to
- * keep the connection alive.
- *
- * A connection's responses are an array (`removeUnordered`), not a Set: see there why.
+ * (Such an early answer closes the connection once the rest of the body is read
+ * and discarded, for a bounded time: see the exception filter's lingering close.)
  */
 export class ConnectionResponses {
-  private readonly open = new WeakMap<Socket, ServerResponse[]>();
+  private readonly open = new WeakMap<Socket, Set<ServerResponse>>();
 
   constructor(server: Server) {
     // Prepended: runs before the application sees the request.
@@ -35,25 +29,13 @@ export class ConnectionResponses {
   private track(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     let responses = this.open.get(socket);
-    if (!responses) this.open.set(socket, (responses = []));
-    responses.push(res);
-    // A request without a body is whole once its head is in: nothing to wait for nor to close on.
+    if (!responses) this.open.set(socket, (responses = new Set()));
+    responses.add(res);
+    // A request without a body is whole once its head is in: nothing to wait for.
     const bodyless = !declaresBody(req);
-    if (!bodyless) closeIfAnsweredEarly(req, res);
-    const settle = () => {
-      if (bodyless || req.complete) removeUnordered(responses, res);
-      else req.once('end', () => removeUnordered(responses, res));
-    };
-    // `on`, not `once`: a response finishes once, and `once` wraps the listener in a closure and removes it after.
-    res.on('finish', settle);
+    res.once('finish', () => {
+      if (bodyless || req.complete) responses.delete(res);
+      else req.once('end', () => responses.delete(res));
+    });
   }
-}
-
-/** Adds `Connection: close` to a response whose head leaves before its request has fully arrived. */
-function closeIfAnsweredEarly(req: IncomingMessage, res: ServerResponse): void {
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = ((...args: unknown[]) => {
-    if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
-    return writeHead(...args);
-  }) as ServerResponse['writeHead'];
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
-import { removeUnordered } from '../shared/remove-unordered.js';
 
 /** What a drain did, for the shutdown log (and the shutdown test). */
 export interface DrainReport {
@@ -23,8 +22,8 @@ export interface HttpDrainOptions {
 }
 
 interface ConnectionState {
-  /** Its responses in progress: an array, not a Set (see `removeUnordered`). */
-  readonly responses: ServerResponse[];
+  /** Its responses in progress. */
+  readonly responses: Set<ServerResponse>;
   idleSince: number;
 }
 
@@ -60,7 +59,7 @@ export class HttpDrain {
   /** Requests being handled now. */
   get inFlight(): number {
     let count = 0;
-    for (const state of this.connections.values()) count += state.responses.length;
+    for (const state of this.connections.values()) count += state.responses.size;
     return count;
   }
 
@@ -94,7 +93,7 @@ export class HttpDrain {
       const check = () => {
         const now = Date.now();
         for (const [socket, state] of this.connections) {
-          if (state.responses.length === 0 && now - state.idleSince >= idleCloseMs) socket.destroy();
+          if (state.responses.size === 0 && now - state.idleSince >= idleCloseMs) socket.destroy();
         }
         if (this.connections.size === 0) finish();
         else if (now - started >= graceMs) cutAll();
@@ -118,7 +117,7 @@ export class HttpDrain {
   }
 
   private watch(socket: Socket): ConnectionState {
-    const state: ConnectionState = { responses: [], idleSince: Date.now() };
+    const state: ConnectionState = { responses: new Set(), idleSince: Date.now() };
     this.connections.set(socket, state);
     socket.once('close', () => this.connections.delete(socket));
     return state;
@@ -126,14 +125,13 @@ export class HttpDrain {
 
   private track(req: IncomingMessage, res: ServerResponse): void {
     const state = this.connections.get(req.socket) ?? this.watch(req.socket);
-    state.responses.push(res);
+    state.responses.add(res);
     if (this.draining) {
       this.servedDuringDrain++;
       res.setHeader('Connection', 'close');
     }
-    // `on`, not `once`: a response closes once, and `once` wraps the listener in a closure and removes it after.
-    res.on('close', () => {
-      removeUnordered(state.responses, res);
+    res.once('close', () => {
+      state.responses.delete(res);
       state.idleSince = Date.now();
     });
   }

@@ -1,4 +1,6 @@
-import type { ServerOptions } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import type { NestApplicationOptions } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
 
 /** How long the HTTP server waits for clients, in milliseconds. */
 export interface ServerTimeouts {
@@ -26,8 +28,7 @@ export interface ServerTimeouts {
  *   in front (nginx and most load balancers: 60 s) before the service closes it, so
  *   the proxy never sends a request on a connection the service is closing.
  * - `connectionsCheckingInterval` 500 ms: Node checks the first two only this often
- *   (30 s by default, which held slow clients up to 30 s past their timeout). The
- *   check walks only the connections with a request in progress.
+ *   (30 s by default, which held slow clients up to 30 s past their timeout).
  */
 export const SERVER_TIMEOUTS: ServerTimeouts = {
   headersTimeout: 10_000,
@@ -37,8 +38,10 @@ export const SERVER_TIMEOUTS: ServerTimeouts = {
 };
 
 /**
- * The options of `http.createServer` for these timeouts. `connectionsCheckingInterval`
- * can only be given there, not set on a running server.
+ * The options of `http.createServer` for these timeouts, and `requireHostHeader:
+ * false`: an HTTP/1.1 request without `Host` reaches the application, which
+ * refuses it in the Error shape (`configureApp`) rather than Node with a bare 400.
+ * `connectionsCheckingInterval` and `requireHostHeader` can only be given here.
  */
 export function httpServerOptions(timeouts: ServerTimeouts): ServerOptions {
   return {
@@ -46,5 +49,33 @@ export function httpServerOptions(timeouts: ServerTimeouts): ServerOptions {
     requestTimeout: timeouts.requestTimeout,
     keepAliveTimeout: timeouts.keepAliveTimeout,
     connectionsCheckingInterval: timeouts.connectionsCheckingInterval,
+    requireHostHeader: false,
   };
+}
+
+/**
+ * Nest's `ExpressAdapter`, whose HTTP server is made with `httpServerOptions`
+ * (Nest's own `initHttpServer` calls `http.createServer` without options). Only
+ * the adapter's public `initHttpServer`/`setHttpServer` are used; routing, replies
+ * and everything else are Nest's and Express's own. An `Expect` other than
+ * 100-continue is ignored (RFC 9110 10.1.1 allows it) rather than answered with
+ * Node's bare 417. HTTPS and Nest's `forceCloseConnections`/`return503OnClosing`
+ * are refused: TLS ends at the proxy, and `HttpDrain` does the graceful stop.
+ */
+export class ServerOptionsExpressAdapter extends ExpressAdapter {
+  constructor(readonly timeouts: ServerTimeouts = SERVER_TIMEOUTS) {
+    super();
+  }
+
+  override initHttpServer(options: NestApplicationOptions): void {
+    const unsupported = (['httpsOptions', 'forceCloseConnections', 'return503OnClosing'] as const).filter(
+      (name) => options[name],
+    );
+    if (unsupported.length > 0) {
+      throw new Error(`ServerOptionsExpressAdapter does not support ${unsupported.join(', ')}`);
+    }
+    const server = createServer(httpServerOptions(this.timeouts), this.getInstance());
+    server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
+    this.setHttpServer(server);
+  }
 }

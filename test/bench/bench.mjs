@@ -27,8 +27,8 @@
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
 //   BENCH_REFERENCE_READS=batched  the references send the pet reads of one turn together (by
 //                       default one statement per request, as a plain server does)
-//   PETSTORE_ENTRY      the built service (dist/petstore.mjs)
-//   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.mjs at an
+//   PETSTORE_ENTRY      the built service (dist/petstore.cjs)
+//   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.cjs at an
 //                       earlier commit), loaded in the same interleaved rounds as 'baseline': the
 //                       way to measure what a change bought on a shared machine
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -12,7 +12,7 @@
 // Environment:
 //   BENCH_DATABASE_URL  postgres://postgres@127.0.0.1:5432/petstore_bench (dropped and re-created)
 //   REDIS_URL           redis://127.0.0.1:6379 (keys under a fresh prefix, removed afterwards)
-//   PETSTORE_ENTRY      dist/petstore.mjs
+//   PETSTORE_ENTRY      dist/petstore.cjs
 //   BENCH_DURATION      seconds per measurement (default 8)
 //   BENCH_ROUNDS        rounds (default 3)
 //   BENCH_CONNECTIONS   concurrent connections (default 50)

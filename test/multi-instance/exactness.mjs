@@ -9,7 +9,7 @@
 //   MULTI_INSTANCE_DATABASE_URL  postgres://postgres@127.0.0.1:5432/petstore_ratelimit_mi
 //                                (dropped and re-created: use a database of its own)
 //   REDIS_URL                    redis://127.0.0.1:6379 (keys under a fresh prefix, removed afterwards)
-//   PETSTORE_ENTRY               dist/petstore.mjs
+//   PETSTORE_ENTRY               dist/petstore.cjs
 //
 // Checks, each with the counts printed:
 //   1. 100 concurrent requests of one free key, alternating between the instances:

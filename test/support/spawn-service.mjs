@@ -11,8 +11,8 @@ import { URL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** The built entry point, as `npm start` runs it: PETSTORE_ENTRY, else the bundle dist/petstore.mjs. */
-export const ENTRY = resolve(process.env.PETSTORE_ENTRY ?? 'dist/petstore.mjs');
+/** The built entry point, as `npm start` runs it: PETSTORE_ENTRY, else the bundle dist/petstore.cjs. */
+export const ENTRY = resolve(process.env.PETSTORE_ENTRY ?? 'dist/petstore.cjs');
 
 /** A TCP port of 127.0.0.1 that was free a moment ago. */
 export function freePort() {

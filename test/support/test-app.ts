@@ -8,8 +8,11 @@ import { ApiKeysService } from '../../src/api-keys/application/api-keys.service.
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { checkStartupConfig } from '../../src/config/startup-config.js';
-import { EdgeExpressAdapter } from '../../src/lifecycle/edge-express-adapter.js';
-import { SERVER_TIMEOUTS, type ServerTimeouts } from '../../src/lifecycle/server-timeouts.js';
+import {
+  SERVER_TIMEOUTS,
+  ServerOptionsExpressAdapter,
+  type ServerTimeouts,
+} from '../../src/lifecycle/server-timeouts.js';
 import { LOG_DESTINATION } from '../../src/logging/root-logger.js';
 import type { KeyLimits, Scope } from '@petstore/auth';
 import type { PlanName } from '../../src/rate-limits/plan.js';
@@ -75,7 +78,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     if (options.logStream) builder = builder.overrideProvider(LOG_DESTINATION).useValue(options.logStream);
     if (options.logger) builder.setLogger(options.logger);
     const moduleRef = await builder.compile();
-    const adapter = new EdgeExpressAdapter({ ...SERVER_TIMEOUTS, ...options.serverTimeouts });
+    const adapter = new ServerOptionsExpressAdapter({ ...SERVER_TIMEOUTS, ...options.serverTimeouts });
     const app = moduleRef.createNestApplication<NestExpressApplication>(adapter, {
       bodyParser: false,
       logger: options.logger ?? ['error', 'fatal'],

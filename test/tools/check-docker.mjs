@@ -183,8 +183,8 @@ check(
 );
 const cmd = all(final, 'CMD').at(-1);
 check(
-  cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === '["node","dist/petstore.mjs"]',
-  `Dockerfile: CMD must be ["node", "dist/petstore.mjs"] (got ${cmd})`,
+  cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === '["node","dist/petstore.cjs"]',
+  `Dockerfile: CMD must be ["node", "dist/petstore.cjs"] (got ${cmd})`,
 );
 for (const copy of stages.flatMap((s) => all(s, 'COPY'))) {
   const from = /--from=(\S+)/.exec(copy)?.[1];

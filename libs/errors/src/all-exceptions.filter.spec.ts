@@ -16,6 +16,7 @@ import { AllExceptionsFilter } from './all-exceptions.filter.js';
 import { ApiError, ValidationFailedError } from './api-error.js';
 import { DomainError, type ErrorKind } from './domain-error.js';
 import { OverloadedError } from './overloaded-error.js';
+import { RouteCatalog } from './route-catalog.js';
 
 /** A response that records what the filter did with it. */
 class FakeResponse {
@@ -48,26 +49,15 @@ class FakeResponse {
   }
 }
 
-/** An Express route layer: the router's record of a path and its methods. */
-interface FakeLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-  match(path: string): boolean;
-}
-
-function route(path: string, ...methods: string[]): FakeLayer {
-  return { route: { path, methods: Object.fromEntries(methods.map((m) => [m, true])) }, match: (p) => p === path };
-}
-
 interface FakeRequest {
   method: string;
   path: string;
   originalUrl: string;
-  app: { router: { stack: FakeLayer[] } };
   log?: { error(fields: object, message: string): void };
 }
 
-function request(method: string, path: string, stack: FakeLayer[] = []): FakeRequest {
-  return { method, path, originalUrl: path, app: { router: { stack } } };
+function request(method: string, path: string): FakeRequest {
+  return { method, path, originalUrl: path };
 }
 
 class KindError extends DomainError {
@@ -98,12 +88,16 @@ describe('AllExceptionsFilter', () => {
     logged = [];
   });
 
-  function render(exception: unknown, req: FakeRequest = request('GET', '/pets')): FakeResponse {
+  function render(
+    exception: unknown,
+    req: FakeRequest = request('GET', '/pets'),
+    by: AllExceptionsFilter = filter,
+  ): FakeResponse {
     const res = new FakeResponse();
     const host = {
       switchToHttp: () => ({ getRequest: () => req, getResponse: () => res, getNext: () => () => undefined }),
     } as unknown as ArgumentsHost;
-    filter.catch(exception, host);
+    by.catch(exception, host);
     return res;
   }
 
@@ -227,38 +221,34 @@ describe('AllExceptionsFilter', () => {
   });
 
   describe('unmatched routes', () => {
-    const stack: FakeLayer[] = [
-      { match: () => true }, // middleware: no route
-      route('/pets', 'get', 'post'),
-      route('/pets/1', 'put', '_all'),
-      route('/categories', 'get'),
-      {
-        route: { path: '/broken', methods: { delete: true } },
-        match: () => {
-          throw new URIError('URI malformed');
-        },
-      },
-    ];
+    const routed = new AllExceptionsFilter(
+      new RouteCatalog([
+        { method: 'GET', path: '/pets' },
+        { method: 'POST', path: '/pets' },
+        { method: 'PUT', path: '/pets/:petId' },
+        { method: 'ALL', path: '/pets/:petId' },
+        { method: 'GET', path: '/categories' },
+      ]),
+    );
 
     it('answers 404 ROUTE_NOT_FOUND when no route matches the path', () => {
-      const res = render(new NotFoundException('Cannot GET /nope'), request('GET', '/nope', stack));
+      const res = render(new NotFoundException('Cannot GET /nope'), request('GET', '/nope'), routed);
       expectBody(res, 404, 'ROUTE_NOT_FOUND', 'No route for GET /nope');
       expect(res.headers.Allow).toBeUndefined();
     });
 
-    it('answers 404 when the app has no router yet', () => {
-      const req = { method: 'GET', path: '/x', originalUrl: '/x', app: {} } as unknown as FakeRequest;
-      expectBody(render(new NotFoundException(), req), 404, 'ROUTE_NOT_FOUND');
+    it('answers 404 without a route catalog', () => {
+      expectBody(render(new NotFoundException(), request('DELETE', '/pets')), 404, 'ROUTE_NOT_FOUND');
     });
 
     it('answers 405 METHOD_NOT_ALLOWED with Allow when the path exists for other methods', () => {
-      const res = render(new NotFoundException('Cannot DELETE /pets'), request('DELETE', '/pets', stack));
+      const res = render(new NotFoundException('Cannot DELETE /pets'), request('DELETE', '/pets'), routed);
       expectBody(res, 405, 'METHOD_NOT_ALLOWED', /GET, HEAD, POST/);
       expect(res.headers.Allow).toBe('GET, HEAD, POST');
     });
 
-    it('does not offer HEAD without GET, nor the internal _all', () => {
-      const res = render(new NotFoundException(), request('GET', '/pets/1', stack));
+    it('does not offer HEAD without GET, nor ALL', () => {
+      const res = render(new NotFoundException(), request('GET', '/pets/1'), routed);
       expectBody(res, 405, 'METHOD_NOT_ALLOWED');
       expect(res.headers.Allow).toBe('PUT');
     });

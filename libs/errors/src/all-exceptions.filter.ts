@@ -1,10 +1,19 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Logger,
+  NotFoundException,
+  Optional,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { allowedMethods } from './allowed-methods.js';
 import { ApiError } from './api-error.js';
 import { DomainError, STATUS_BY_KIND } from './domain-error.js';
 import { isPoolWaitTimeout, OverloadedError } from './overloaded-error.js';
+import { RouteCatalog } from './route-catalog.js';
 import type { ErrorBody } from './error-body.js';
+import { answerThenLinger, bodyStillArriving } from './lingering-close.js';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
 
 interface Rendered extends ErrorBody {
@@ -60,11 +69,18 @@ const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
  * 5xx failures are logged with their stack through the request's own logger
  * (`req.log`, bound to the request id) when there is one, else through Nest's
  * `Logger` with the id in the text. The code answered is left in
- * `res.locals.errorCode` for the request log line and metrics.
+ * `res.locals.errorCode` for the request log line and metrics. A request refused
+ * while its body is still arriving is answered with `answerThenLinger`.
+ *
+ * With the application's `RouteCatalog` (a provider where the filter is
+ * registered), an unmatched request on a path that routes serve with other
+ * methods is 405 with `Allow`; without one, every unmatched request is 404.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  constructor(@Optional() private readonly routes?: RouteCatalog) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -78,7 +94,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     for (const [name, value] of Object.entries(body.headers ?? {})) res.setHeader(name, value);
-    res.status(body.status).json({ code: body.code, message: body.message, status: body.status });
+    const answer = { code: body.code, message: body.message, status: body.status };
+    if (req.method !== 'HEAD' && bodyStillArriving(req)) {
+      // Refused before its body arrived (413, 415, 429…): answered at once, the connection closed after the body.
+      res.status(body.status).type('application/json');
+      answerThenLinger(req, res, JSON.stringify(answer));
+      return;
+    }
+    res.status(body.status).json(answer);
   }
 
   private report(exception: unknown, body: Rendered, req: Request, res: Response): void {
@@ -111,7 +134,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private renderHttp(exception: HttpException, req: Request): Rendered {
     const status = exception.getStatus();
     if (exception instanceof NotFoundException) {
-      const allowed = allowedMethods(req);
+      const allowed = this.routes?.allowedMethods(req.path) ?? [];
       if (allowed.length > 0) {
         return {
           status: 405,

@@ -4,5 +4,5 @@ export { isPoolWaitTimeout, OverloadedError, OVERLOADED_RETRY_AFTER_SECONDS } fr
 export { DomainError, STATUS_BY_KIND, type ErrorKind } from './domain-error.js';
 export { ErrorBody } from './error-body.js';
 export { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
-export { matchingRoutes, routeLayers, type RouterRoute } from './matching-routes.js';
+export { type AppRoute, discoverRoutes, RouteCatalog, templatePattern } from './route-catalog.js';
 export { describeErrors, type DocumentedError, errorBodyOf, errorExamples, statusOfError } from './documented-error.js';

@@ -255,57 +255,6 @@ describe('setRateLimitHeaders', () => {
   });
 });
 
-describe('setRateLimitHeaders on a response that takes head lines', () => {
-  const clock = { now: T0 };
-  const storage = new MemoryRateLimitStorage(() => clock.now);
-  afterAll(() => storage.close());
-  const decisionOf = (client: string, request: HitRequest) => decide(request, storage.hitSync(client, request));
-
-  /** What the target was given: head lines (by slot) and fields set one by one. */
-  const given = (decision: RateLimitDecision) => {
-    const lines: Array<[string, string]> = [];
-    const pairs: Array<[string, string]> = [];
-    setRateLimitHeaders(
-      {
-        setHeader: (name: string, value: string) => pairs.push([name, value]),
-        setHeadLines: (slot: string, text: string) => lines.push([slot, text]),
-      },
-      decision,
-    );
-    return { lines, pairs };
-  };
-  const fieldsOf = (text: string) =>
-    text
-      .split('\r\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]);
-
-  it('gives it the same fields as one string of lines in the rate-limit slot, Retry-After still set on its own', () => {
-    const allowed = decisionOf('allowed', plan(60, 1_000));
-    decisionOf('banned', plan(1, 100, 0));
-    clock.now += 5_000;
-    const banned = decisionOf('banned', plan(1, 100, 0));
-    expect(banned.retryAfterSeconds).not.toBeNull();
-    for (const decision of [allowed, banned]) {
-      const { lines, pairs } = given(decision);
-      expect(lines.map(([slot]) => slot)).toEqual(['rate-limit']);
-      expect([...fieldsOf(lines[0][1]), ...pairs]).toEqual(Object.entries(rateLimitHeaders(decision)));
-    }
-    expect(given(allowed).pairs).toEqual([]);
-    expect(given(banned).pairs.map(([name]) => name)).toEqual(['Retry-After']);
-  });
-
-  it('empties the slot and sets the fields one by one when a window name is not plain header text', () => {
-    const odd: HitRequest = {
-      ...plan(60, 1_000),
-      windows: [{ name: 'min\u00fcte', limit: 60, durationMs: MINUTE_MS }],
-    };
-    const { lines, pairs } = given(decisionOf('odd', odd));
-    expect(lines).toEqual([['rate-limit', '']]); // fields an earlier decision left there would be doubled
-    expect(pairs.map(([name]) => name)).toContain('RateLimit-Policy');
-  });
-});
-
 describe('rateLimitHeaders, field by field', () => {
   /** The two IETF fields as they were first written: one entry per window, joined. */
   const expected = (decision: RateLimitDecision) => ({

@@ -81,8 +81,6 @@ export function secondsUntil(at: number, now: number): number {
 
 /** The `RateLimit-Policy` of each set of window rules (a plan's are one array, kept by the limiter): made once. */
 const policies = new WeakMap<readonly WindowRule[], string>();
-/** Plain header text: a policy of this (window names included) is safe to write as a head line. */
-const PLAIN_FIELD_VALUE = /^[\x20-\x7e]*$/;
 
 function policyOf(rules: readonly WindowRule[]): string {
   let policy = policies.get(rules);
@@ -183,47 +181,20 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
   return headers;
 }
 
-/**
- * Where `setRateLimitHeaders` writes: an Express or Node response. One that also
- * takes head lines (`Name: value\r\n` each, kept under a slot and replaced when
- * the slot is set again: the service's response class) gets the fields every
- * response carries as one string.
- */
+/** Where `setRateLimitHeaders` writes: an Express or Node response. */
 export interface HeaderTarget {
   setHeader(name: string, value: string): unknown;
-  setHeadLines?(slot: string, lines: string): void;
 }
-
-/** The slot of the rate-limit fields among a response's head lines. */
-export const RATE_LIMIT_LINES = 'rate-limit';
 
 /** Sets the headers of `rateLimitHeaders(decision)` on `res`, in that order (every response carries them). */
 export function setRateLimitHeaders(res: HeaderTarget, decision: RateLimitDecision): void {
   const { binding } = decision;
-  const policy = decision.policy ?? policyHeader(decision.windows);
-  if (res.setHeadLines !== undefined && PLAIN_FIELD_VALUE.test(policy)) {
-    // Numbers, and window names already in the plain policy: nothing to escape or check.
-    res.setHeadLines(
-      RATE_LIMIT_LINES,
-      `X-RateLimit-Limit: ${binding.limit}\r\nX-RateLimit-Remaining: ${binding.remaining}\r\n` +
-        `X-RateLimit-Reset: ${resetSeconds(binding.resetAt)}\r\nRateLimit-Policy: ${policy}\r\n` +
-        `RateLimit: ${stateHeader(decision)}\r\n`,
-    );
-  } else {
-    // What an earlier decision put in the slot (a route's window is decided after the plan's) goes.
-    res.setHeadLines?.(RATE_LIMIT_LINES, '');
-    setEachRateLimitHeader(res, decision, policy);
-  }
-  if (decision.retryAfterSeconds !== null) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-}
-
-function setEachRateLimitHeader(res: HeaderTarget, decision: RateLimitDecision, policy: string): void {
-  const { binding } = decision;
   res.setHeader('X-RateLimit-Limit', String(binding.limit));
   res.setHeader('X-RateLimit-Remaining', String(binding.remaining));
   res.setHeader('X-RateLimit-Reset', String(resetSeconds(binding.resetAt)));
-  res.setHeader('RateLimit-Policy', policy);
+  res.setHeader('RateLimit-Policy', decision.policy ?? policyHeader(decision.windows));
   res.setHeader('RateLimit', stateHeader(decision));
+  if (decision.retryAfterSeconds !== null) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
 }
 
 /**

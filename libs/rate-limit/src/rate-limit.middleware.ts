@@ -1,11 +1,6 @@
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
-import {
-  type HeaderTarget,
-  RATE_LIMIT_LINES,
-  type RateLimitDecision,
-  setRateLimitHeaders,
-} from './rate-limit-decision.js';
+import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
@@ -87,7 +82,7 @@ export class RateLimitMiddleware {
     decision: RateLimitDecision,
   ): Error | undefined {
     rememberRateLimit(req, { client, decision });
-    setRateLimitHeaders(res, decision); // straight onto the response: no headers object per request
+    setRateLimitHeaders(res, decision);
     if (!consume) return undefined;
     if (decision.outcome === 'allowed') {
       this.options.onCounted?.(client);
@@ -127,8 +122,6 @@ export class RateLimitMiddleware {
   private failClosed(client: RateLimitClient, res: Response): Error {
     const limits = this.limiter.limitsFor(client);
     const retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
-    // In the same slot as a decision's fields, where the response takes head lines: they replace them.
-    (res as HeaderTarget).setHeadLines?.(RATE_LIMIT_LINES, '');
     setHeaders(res, {
       'X-RateLimit-Limit': String(limits.perMinute),
       'X-RateLimit-Remaining': '0',

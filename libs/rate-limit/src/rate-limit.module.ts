@@ -1,5 +1,5 @@
 import { type DynamicModule, Logger, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
-import { APP_GUARD, DiscoveryModule, DiscoveryService, HttpAdapterHost, Reflector } from '@nestjs/core';
+import { APP_GUARD, DiscoveryModule, DiscoveryService, Reflector } from '@nestjs/core';
 import { MemoryRateLimitStorage } from './memory.storage.js';
 import { RateLimitHealth } from './rate-limit-health.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
@@ -65,8 +65,8 @@ export class RateLimitModule {
       { provide: RateLimitHealth, inject: [STORAGE], useFactory: (s: RateLimitStorage) => new RateLimitHealth(s) },
       {
         provide: ThrottledRoutes,
-        inject: [DiscoveryService, Reflector, HttpAdapterHost],
-        useFactory: (d: DiscoveryService, r: Reflector, h: HttpAdapterHost) => new ThrottledRoutes(d, r, h),
+        inject: [DiscoveryService, Reflector],
+        useFactory: (d: DiscoveryService, r: Reflector) => new ThrottledRoutes(d, r),
       },
       {
         provide: RateLimitMiddleware,

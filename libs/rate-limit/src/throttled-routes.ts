@@ -1,7 +1,7 @@
 import { applyDecorators, type OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
-import { type DiscoveryService, type HttpAdapterHost, MetadataScanner, type Reflector } from '@nestjs/core';
+import { type DiscoveryService, MetadataScanner, type Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
-import { routeLayers } from '@petstore/errors';
+import { discoverRoutes, RouteCatalog, templatePattern } from '@petstore/errors';
 import type { Request } from 'express';
 
 // The metadata keys @nestjs/throttler's decorators write (the package does not
@@ -10,7 +10,7 @@ const THROTTLER_LIMIT = 'THROTTLER:LIMIT';
 const THROTTLER_SKIP = 'THROTTLER:SKIP';
 /** The throttler whose skipping lifts the plan limit: `@SkipThrottle()` means `{ default: true }`. */
 export const PLAN_THROTTLER = 'default';
-/** Put on route methods exempt from the plan, so that Nest copies it onto their router handlers. */
+/** Put on route methods exempt from the plan. */
 const PLAN_EXEMPT = Symbol('rateLimitPlanExempt');
 /** Set by `@SkipThrottleIfIdentified()`: the exemption does not cover anonymous clients. */
 const IDENTIFIED_ONLY = 'rateLimit:exemptIfIdentified';
@@ -30,11 +30,6 @@ export type PlanExemption = 'all' | 'identified';
 export const SkipThrottleIfIdentified = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SkipThrottle(), SetMetadata(IDENTIFIED_ONLY, true));
 
-interface RouteLayer {
-  route?: { methods: Record<string, boolean>; stack?: Array<{ handle?: unknown }> };
-  match(path: string): boolean;
-}
-
 type Handler = (...args: never[]) => unknown;
 
 /**
@@ -43,20 +38,20 @@ type Handler = (...args: never[]) => unknown;
  * routes use in `@Throttle` and the handlers that have a route limit (the guard
  * skips every other handler at the cost of one lookup), and marks the handlers
  * exempt from the plan by `@SkipThrottle()` on the method or its controller.
- * Once the routes are registered it keeps their router layers, so the middleware,
- * which runs before routing, can tell whether a request goes to an exempt route.
+ * It keeps the application's routes (`RouteCatalog`), so the middleware, which
+ * runs before routing, can tell whether a request goes to an exempt route.
  */
 export class ThrottledRoutes implements OnApplicationBootstrap {
   /** Every throttler name a route uses, and the plan's. */
   readonly names: readonly string[];
   private readonly limited = new Set<Handler>();
-  private routeLayers: RouteLayer[] = [];
-  private exemptIndexes: Array<[index: number, exemption: PlanExemption]> = [];
+  private routes = new RouteCatalog();
+  /** The path patterns of the exempt routes: every request is tested against these only. */
+  private exemptPatterns: RegExp[] = [];
 
   constructor(
-    discovery: DiscoveryService,
+    private readonly discovery: DiscoveryService,
     private readonly reflector: Reflector,
-    private readonly adapterHost: HttpAdapterHost,
   ) {
     const names = new Set([PLAN_THROTTLER]);
     const scanner = new MetadataScanner();
@@ -76,29 +71,23 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    const app = this.adapterHost.httpAdapter?.getInstance<{ router?: { stack?: RouteLayer[] } }>();
-    this.routeLayers = routeLayers(app?.router?.stack ?? []);
-    this.exemptIndexes = this.routeLayers.flatMap((layer, i) => {
-      const exemption = (layer.route?.stack ?? []).map((s) => exemptionOf(s.handle)).find((e) => e !== null);
-      return exemption ? [[i, exemption] as [number, PlanExemption]] : [];
-    });
+    this.routes = new RouteCatalog(discoverRoutes(this.discovery));
+    this.exemptPatterns = this.routes.routes
+      .filter(({ handler }) => exemptionOf(handler) !== null)
+      .map(({ path }) => templatePattern(path));
   }
 
   /**
    * Whether the request goes to a route exempt from the plan, and for whom (the
-   * first route that matches, as Express picks); null when it is counted. `path`
+   * first route that serves it, as Express picks); null when it is counted. `path`
    * is the request's `req.path`, which the caller has read already.
    */
   exemption(req: Request, path: string): PlanExemption | null {
-    // Loops rather than find/slice/some over a closure: every request asks.
-    if (this.exemptIndexes.length === 0) return null;
-    const method = req.method.toLowerCase();
-    for (const [index, exemption] of this.exemptIndexes) {
-      if (!matches(this.routeLayers[index], method, path)) continue;
-      for (let before = 0; before < index; before += 1) {
-        if (matches(this.routeLayers[before], method, path)) return null;
-      }
-      return exemption;
+    for (const pattern of this.exemptPatterns) {
+      if (!pattern.test(path)) continue;
+      // The exempt route serves it only if no route before it does (e.g. a GET beside an exempt POST).
+      const serving = this.routes.serving(req.method, path);
+      return serving === undefined ? null : exemptionOf(serving.handler);
     }
     return null;
   }
@@ -125,21 +114,4 @@ function exemptionOf(handle: unknown): PlanExemption | null {
   if (typeof handle !== 'function') return null;
   const exemption: unknown = Reflect.getMetadata(PLAN_EXEMPT, handle);
   return exemption === 'all' || exemption === 'identified' ? exemption : null;
-}
-
-function matches(layer: RouteLayer, method: string, path: string): boolean {
-  return serves(layer, method) && safeMatch(layer, path);
-}
-
-function serves(layer: RouteLayer, method: string): boolean {
-  const methods = layer.route?.methods ?? {};
-  return Boolean(methods[method] || methods._all || (method === 'head' && methods.get));
-}
-
-function safeMatch(layer: RouteLayer, path: string): boolean {
-  try {
-    return layer.match(path);
-  } catch {
-    return false; // a malformed percent-encoding matches nothing
-  }
 }

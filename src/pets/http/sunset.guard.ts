@@ -3,7 +3,6 @@ import type { ConfigType } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { appConfig } from '../../config/app.config.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
-import { FixedHeaderLines, takesHeadLines } from '../../shared/http/head-lines.js';
 import { OperationSunsetError } from '../domain/pet.errors.js';
 
 /**
@@ -16,10 +15,9 @@ import { OperationSunsetError } from '../domain/pet.errors.js';
  */
 @Injectable()
 export class PetByIdSunsetGuard implements CanActivate {
-  /** The header values, fixed by the configuration, and as head lines. */
+  /** The header values, fixed by the configuration. */
   private readonly deprecationHeader: string;
   private readonly sunsetHeader: string;
-  private readonly fixedLines: string;
 
   constructor(
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
@@ -27,10 +25,6 @@ export class PetByIdSunsetGuard implements CanActivate {
   ) {
     this.deprecationHeader = `@${Math.floor(config.petsGetByIdDeprecatedAt.getTime() / 1000)}`;
     this.sunsetHeader = config.petsGetByIdSunset.toUTCString();
-    this.fixedLines = new FixedHeaderLines([
-      ['Deprecation', this.deprecationHeader],
-      ['Sunset', this.sunsetHeader],
-    ]).text;
   }
 
   canActivate(context: ExecutionContext): true {
@@ -38,14 +32,9 @@ export class PetByIdSunsetGuard implements CanActivate {
     const res = context.getArgByIndex<Response>(1);
     const petId = String(context.getArgByIndex<Request>(0).params.petId ?? '');
     const successor = `/pets?id=${encodeURIComponent(petId)}`;
-    const link = `<${successor}>; rel="successor-version"`; // percent-encoded: plain text
-    if (takesHeadLines(res)) {
-      res.setHeadLines('deprecation', `${this.fixedLines}Link: ${link}\r\n`);
-    } else {
-      res.setHeader('Deprecation', this.deprecationHeader);
-      res.setHeader('Sunset', this.sunsetHeader);
-      res.setHeader('Link', link);
-    }
+    res.setHeader('Deprecation', this.deprecationHeader);
+    res.setHeader('Sunset', this.sunsetHeader);
+    res.setHeader('Link', `<${successor}>; rel="successor-version"`);
     const sunset = this.config.petsGetByIdSunset;
     if (this.clock().getTime() >= sunset.getTime()) {
       throw new OperationSunsetError('GET /pets/{petId}', `GET ${successor}`, sunset);

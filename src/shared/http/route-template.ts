@@ -1,19 +1,24 @@
-import { matchingRoutes } from '@petstore/errors';
-import type { Request } from 'express';
+import type { RouteCatalog } from '@petstore/errors';
+import type { Express, Request } from 'express';
+
+/** Where the application's route catalog is kept for `routeTemplate`: the Express app's `locals`. */
+const CATALOG_LOCAL = 'routeCatalog';
+
+/** Makes the application's routes known to `routeTemplate` (done once by `configureApp`). */
+export function useRouteCatalog(app: Express, catalog: RouteCatalog): void {
+  app.locals[CATALOG_LOCAL] = catalog;
+}
 
 /**
  * The route template a request was (or would have been) handled by, such as
  * `/pets/:petId`: what logs and metrics group by, never the raw path with its ids.
- * Requests refused before routing (rate limit, body parser) are matched against
- * the router's routes (`matchingRoutes`, which remembers each path's answer); a
- * path no route serves has no template.
+ * A routed request's is Express's `req.route.path`; one refused before routing
+ * (rate limit, body parser) is matched against the application's routes
+ * (`useRouteCatalog`); a path no route serves has no template.
  */
 export function routeTemplate(req: Request): string | undefined {
-  const matched = (req as { route?: { path?: unknown } }).route;
-  if (typeof matched?.path === 'string') return matched.path;
-  const method = req.method.toLowerCase();
-  const serving = matchingRoutes(req).find(
-    ({ methods }) => methods[method] || methods._all || (method === 'head' && methods.get),
-  );
-  return serving?.path;
+  const matched: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof matched === 'string') return matched;
+  const catalog = (req.app?.locals as Record<string, unknown> | undefined)?.[CATALOG_LOCAL] as RouteCatalog | undefined;
+  return catalog?.serving(req.method, req.path)?.path;
 }

@@ -1,0 +1,26 @@
+import { Controller, Get } from '@nestjs/common';
+import type { DiscoveryService } from '@nestjs/core';
+import { ExposeHeaders, exposedHeadersOf } from './expose-headers.decorator.js';
+
+@ExposeHeaders('X-Review-Count')
+@Controller('reviews')
+class ReviewsController {
+  @Get()
+  @ExposeHeaders('X-Next-Cursor', 'x-review-count')
+  list(): void {}
+}
+
+@Controller('plain')
+class PlainController {
+  @Get()
+  get(): void {}
+}
+
+describe('@ExposeHeaders', () => {
+  it('is collected from controllers and handlers, each name once', () => {
+    const discovery = {
+      getControllers: () => [{ metatype: ReviewsController }, { metatype: PlainController }, { metatype: null }],
+    } as unknown as DiscoveryService;
+    expect(exposedHeadersOf(discovery).sort()).toEqual(['X-Next-Cursor', 'X-Review-Count']);
+  });
+});
