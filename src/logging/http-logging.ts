@@ -4,93 +4,89 @@ import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import { ByRouteMethodStatus } from '../shared/http/by-route-method-status.js';
-import { assignRequestId } from '../shared/http/request-id.js';
+import { pinoHttp } from 'pino-http';
 import { routeTemplate } from '../shared/http/route-template.js';
-import { looksLikeKey, redactUrl } from './redaction.js';
-import { type RequestJsonParts, requestJsonParts } from './log-serializers.js';
-import {
-  LOG_DESTINATION,
-  type RequestLineDestination,
-  type RequestLineFields,
-  type RequestLineWriter,
-  requestInfoLineWriter,
-  ROOT_LOGGER,
-} from './root-logger.js';
-
-const REQUEST_LOGGER = Symbol('requestLogger');
-
-/** A request slower than this is logged at once, not with the next batch of lines. */
-export const SLOW_REQUEST_MS = 1000;
+import { redactUrl } from './redaction.js';
+import { requestId } from './request-id.js';
+import { ROOT_LOGGER } from './root-logger.js';
 
 /** Told of every response once its connection is done with it: the request's route template and duration. */
 export type ResponseObserver = (req: Request, res: Response, route: string | undefined, durationMs: number) => void;
 
-/** A line's msg by route template, method and status: the same few strings request after request. */
-const summaries = new ByRouteMethodStatus<string>();
-
-/**
- * The msg of a request's line: `GET /pets 200`. One string per route, method and
- * status, kept (routes are the app's, methods and statuses few): the line's writer
- * then quotes a string it has seen (see `requestInfoLineWriter`), where a new one
- * would be searched character by character on every request.
- */
-function summary(req: Request, res: Response, route: string | undefined): string {
-  const { method } = req;
-  const status = res.statusCode;
-  if (route === undefined) return `${method} ${redactUrl(req.path)} ${status}`;
-  let msg = summaries.get(route, method, status);
-  if (msg === undefined) summaries.set(route, method, status, (msg = `${method} ${route} ${status}`));
-  return msg;
+/** What the line of a request says about it, besides `reqId` and `req` (bound by pino-http), level, time and msg. */
+interface RequestLineFields {
+  readonly method: string;
+  /** The route template (`/pets/:petId`), or null for a path no route serves. */
+  readonly route: string | null;
+  readonly status: number;
+  readonly durationMs: number;
+  /** The id of the API key that sent the request, when it sent a valid one; never the key. */
+  readonly apiKeyId?: number;
+  /** The Error code of a failure (`RATE_LIMIT_EXCEEDED`, …), as recorded by the exception filter. */
+  readonly code?: string;
 }
 
-/** A key sent as `X-Request-Id` would be echoed and bound to every line: such an id is replaced, like a malformed one. */
-function requestId(req: Request, res: Response): string {
-  const incoming = req.headers['x-request-id'];
-  if (typeof incoming === 'string' && looksLikeKey(incoming)) delete req.headers['x-request-id'];
-  return assignRequestId(req, res);
+function lineFields(req: Request, res: Response, durationMs: number): RequestLineFields {
+  const errorCode: unknown = res.locals.errorCode;
+  // Fields left undefined are not written.
+  return {
+    method: req.method,
+    route: routeTemplate(req) ?? null,
+    status: res.statusCode,
+    durationMs,
+    apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
+    code: typeof errorCode === 'string' ? errorCode : undefined,
+  };
+}
+
+/** The msg of a request's line: `GET /pets/:petId 200`, or the (redacted) path when no route serves it. */
+function summary(req: Request, res: Response): string {
+  return `${req.method} ${routeTemplate(req) ?? redactUrl(req.path)} ${res.statusCode}`;
 }
 
 /**
- * The request logger, mounted first by `configureApp`. Per request it assigns the
- * request id (`X-Request-Id`: kept when valid, else generated) and writes one
- * line when the response ends (or the connection is lost first): method, route
- * template, status, duration, API key id, error code. 5xx lines (and requests
- * whose connection closed before the response ended) are at level error. No
- * credential the client sent is logged (see
- * `createRootLogger`). The same one listener tells the `ResponseObserver`s (the
- * duration metric), so that a request costs one listener and one route lookup.
- * `giveRequestLoggers` gives requests a `req.log` bound to the id (the exception
- * filter logs a 5xx detail through it).
+ * The request logger, pino-http on the root logger, mounted first by
+ * `configureApp`. Per request it assigns the request id (`genReqId`: `X-Request-Id`
+ * kept when valid, else generated, and sent back) and writes one line when the
+ * response ends (or the connection is lost first): method, route template, status,
+ * duration, API key id, error code, and the request (`req`, redacted by the root
+ * logger's serializer and `redact`). 5xx lines (and requests whose connection closed
+ * before the response ended) are at level error. `req.log` is bound to the request
+ * id alone (`quietReqLogger`): the exception filter logs a 5xx detail through it.
+ * The `ResponseObserver`s (the duration metric) are told of every response with
+ * its duration measured to the fraction of a millisecond.
  *
  * At debug level (or below), every line logged through Nest's `Logger` during the
- * request also carries `reqId`: the request runs in a logging context. Above it no
- * context is opened: an AsyncLocalStorage would turn on promise hooks for every
- * promise of every request, for the sake of lines that are mostly not written.
- * Lines about a failed request still carry the id (they go through `req.log`).
+ * request also carries `reqId`: the request runs in nestjs-pino's logging context.
+ * Above it no context is opened: an AsyncLocalStorage would turn on promise hooks
+ * for every promise of every request, for the sake of lines that are mostly not
+ * written. Lines about a failed request still carry the id (they go through `req.log`).
  */
 @Injectable()
 export class HttpLogging {
   readonly middleware: (req: Request, res: Response, next: NextFunction) => void;
   private readonly observers: ResponseObserver[] = [];
 
-  private readonly writeInfoLine: RequestLineWriter;
-
-  constructor(
-    @Inject(ROOT_LOGGER) private readonly root: Logger,
-    @Inject(LOG_DESTINATION) destination: RequestLineDestination,
-    context: PinoLogger,
-  ) {
-    this.writeInfoLine = requestInfoLineWriter(root, destination);
+  constructor(@Inject(ROOT_LOGGER) root: Logger, context: PinoLogger) {
+    const logRequest = pinoHttp<Request, Response>({
+      logger: root,
+      // The root logger's own serializers, given the raw request and error.
+      wrapSerializers: false,
+      quietReqLogger: true,
+      genReqId: requestId,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 || !res.writableFinished ? 'error' : 'info'),
+      customSuccessMessage: summary,
+      customErrorMessage: summary,
+      customSuccessObject: (req, res, { responseTime }: { responseTime: number }) => lineFields(req, res, responseTime),
+      customErrorObject: (req, res, _err, { responseTime }: { responseTime: number }) =>
+        lineFields(req, res, responseTime),
+    });
     const bindContext = root.isLevelEnabled('debug');
     this.middleware = (req, res, next) => {
       const started = performance.now();
-      const id = requestId(req, res);
-      req.id = id;
-      // `on`, not `once`: a response closes once, and `once` wraps every listener in a closure of its own.
       res.on('close', () => this.closed(req, res, performance.now() - started));
-      if (bindContext) context.runInContext(next, { bindings: { reqId: id } });
-      else next();
+      if (bindContext) logRequest(req, res, () => context.runInContext(next, { bindings: { reqId: req.id } }));
+      else logRequest(req, res, next);
     };
   }
 
@@ -99,60 +95,9 @@ export class HttpLogging {
     this.observers.push(observer);
   }
 
-  /**
-   * Gives the requests of an Express app (its `request` prototype) their `req.log`: the
-   * root's child bound to the request id (so the root's serializers redact it), made
-   * on first use (a 5xx detail) and then kept. A getter on the prototype, not on each
-   * request: a getter of its own (a closure per request) turns every request object
-   * into a dictionary, every property read on it a hash lookup.
-   */
-  giveRequestLoggers(requestPrototype: object): void {
-    const root = this.root;
-    Object.defineProperty(requestPrototype, 'log', {
-      configurable: true,
-      get(this: Request & { [REQUEST_LOGGER]?: Logger }): Logger {
-        if (this[REQUEST_LOGGER]) return this[REQUEST_LOGGER];
-        if (typeof this.id !== 'string') return root; // not through the middleware: no id to bind
-        this[REQUEST_LOGGER] = root.child({ reqId: this.id });
-        return this[REQUEST_LOGGER];
-      },
-    });
-  }
-
   private closed(req: Request, res: Response, durationMs: number): void {
+    if (this.observers.length === 0) return;
     const route = routeTemplate(req);
     for (const observer of this.observers) observer(req, res, route, durationMs);
-    this.write(req, res, route, Math.round(durationMs));
-  }
-
-  /**
-   * With the id as a field: no child per request. A routine line is built at once
-   * (`requestInfoLineWriter`: the same line as the root logger's, `req` serialized
-   * as its serializer does); errors and slow requests go through the root logger,
-   * and are written out at once instead of with the next batch of lines.
-   */
-  private write(req: Request, res: Response, route: string | undefined, durationMs: number): void {
-    const failed = res.statusCode >= 500 || !res.writableFinished;
-    const routine = !failed && durationMs < SLOW_REQUEST_MS;
-    const errorCode: unknown = res.locals.errorCode;
-    // Optional fields left undefined are not written, by pino nor by the routine line's writer.
-    // One object per line: `req` as JSON text here for the routine writer, by pino's serializer otherwise.
-    const line: RequestLineFields<Request | RequestJsonParts> = {
-      reqId: req.id as string,
-      method: req.method,
-      route: route ?? null,
-      status: res.statusCode,
-      durationMs,
-      apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
-      code: typeof errorCode === 'string' ? errorCode : undefined,
-      req: routine ? requestJsonParts(req) : req,
-    };
-    const msg = summary(req, res, route);
-    if (routine) this.writeInfoLine(line as RequestLineFields<RequestJsonParts>, msg);
-    else if (failed) this.root.error(line, msg);
-    else {
-      this.root.info(line, msg);
-      this.root.flush();
-    }
   }
 }
