@@ -4,7 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { ApiError } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { Server } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/app.config.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
@@ -38,6 +38,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);
+  logging.giveRequestLoggers((app.getHttpAdapter().getInstance() as Express).request);
   // The body parser ends the sequence unless a layer must come between them: one router layer fewer per request.
   const bodyInSequence = config.metricsPort === undefined && config.corsOrigins.length === 0;
   app.use(

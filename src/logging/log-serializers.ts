@@ -28,6 +28,60 @@ export function serializeRequest(req: IncomingMessage & { originalUrl?: string }
   };
 }
 
+/** Printable ASCII but `"` and `\\`: JSON quotes such a string as it is. */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * `redactText(JSON.stringify(value))`, cheaper for the plain strings a request line
+ * mostly holds (ids, methods, route templates, codes): `JSON.stringify` of a short
+ * string is a call into V8's runtime, several times the cost of the test.
+ */
+export function jsonText(value: string): string {
+  return PLAIN_JSON.test(value) ? `"${redactText(value)}"` : redactText(JSON.stringify(value));
+}
+
+/** A connection's last request headers (as sent) and address, and the part of the line they made. */
+interface LoggedConnection {
+  readonly raw: readonly string[];
+  readonly address: string | undefined;
+  readonly rest: string;
+}
+
+/** By connection: the clients of an API send the same headers request after request on a connection. */
+const lastConnectionParts = new WeakMap<object, LoggedConnection>();
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * `req` as a routine request line writes it (`requestInfoLineWriter`): the JSON of
+ * `serializeRequest` with the credential headers censored as `redact` censors them,
+ * redacted as every request line is. Each JSON value is redacted on its own: a key
+ * or a `name=value` never reaches past the quotes of its string, so the parts
+ * redacted alike make the whole redacted alike. The address and headers part is
+ * made once per connection for as long as its requests send the same headers
+ * (compared as sent, `rawHeaders`, of which `req.headers` is Node's function).
+ */
+export function requestJson(req: IncomingMessage & { originalUrl?: string }): string {
+  return `{"url":${jsonText(redactUrl(req.originalUrl ?? req.url ?? ''))}${connectionPart(req)}`;
+}
+
+function connectionPart(req: IncomingMessage): string {
+  const { socket, rawHeaders } = req;
+  const address = socket?.remoteAddress;
+  const last = socket ? lastConnectionParts.get(socket) : undefined;
+  if (last && last.address === address && Array.isArray(rawHeaders) && sameStrings(last.raw, rawHeaders)) {
+    return last.rest;
+  }
+  const addressJson = address === undefined ? '' : `,"remoteAddress":${jsonText(address)}`;
+  const rest = `${addressJson},"headers":${redactText(JSON.stringify(redactHeaders(req.headers)))}}`;
+  if (socket && Array.isArray(rawHeaders)) lastConnectionParts.set(socket, { raw: rawHeaders, address, rest });
+  return rest;
+}
+
 /**
  * The `err` of a log line (a 5xx's detail): pino's error serializer, then every
  * string in it (message, stack, driver fields, nested errors) as `redactText`

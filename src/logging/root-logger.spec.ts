@@ -1,5 +1,9 @@
+import type { IncomingMessage } from 'node:http';
+import fc from 'fast-check';
 import type { DestinationStream } from 'pino';
-import { createRootLogger } from './root-logger.js';
+import { requestJson } from './log-serializers.js';
+import { redactionProneText } from '../../test/support/redaction-prone-text.js';
+import { createRootLogger, requestInfoLineWriter } from './root-logger.js';
 
 const KEY = 'psk_Ab3dEf6hIj9lMn2pQr5tUv8xYz1_-bCdEfGhIjKlMnO';
 
@@ -95,5 +99,76 @@ describe('createRootLogger', () => {
       },
     });
     expect(headers['x-api-key']).toBe('not-shaped-like-a-key');
+  });
+});
+
+describe('requestInfoLineWriter', () => {
+  it('writes the line root.info(fields, msg) writes: same fields in the same order, redacted alike', () => {
+    const viaPino = new Lines();
+    const direct = new Lines();
+    const req = {
+      url: `/pets?api_key=abc&q="x"`,
+      socket: { remoteAddress: '::1' },
+      headers: { 'x-note': `a ${KEY}`, host: 'h', 'x-api-key': 'plain', authorization: 'Bearer b', cookie: ['c=1'] },
+    } as unknown as IncomingMessage;
+    const fields = { reqId: 'r-2', method: 'GET', route: null, status: 200, durationMs: 3, apiKeyId: 7 };
+    const msg = 'GET /pets 200 \u2028 "quoted"';
+    createRootLogger('info', viaPino).info({ ...fields, req }, msg);
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, msg);
+    const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+    expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+    expect(direct.written[0]).not.toContain(KEY.slice(4));
+    expect(direct.written[0].endsWith('\n')).toBe(true);
+  });
+
+  it.each([
+    { reqId: 'a.b:c-1', method: 'POST', route: '/store/orders', status: 409, durationMs: 0, code: 'PET_NOT_AVAILABLE' },
+    { reqId: 'r "q" \\', method: 'GET', route: '/pets/:petId', status: 304, durationMs: 12, apiKeyId: 1 },
+  ])('matches root.info with optional fields present or absent (%o)', (fields) => {
+    const viaPino = new Lines();
+    const direct = new Lines();
+    const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
+    createRootLogger('info', viaPino).info({ ...fields, req }, 'm');
+    requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, 'm');
+    const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+    expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+  });
+
+  it('matches root.info for any text in its string fields: redacted field by field as the whole line would be', () => {
+    const text = fc.oneof(fc.string(), redactionProneText(KEY));
+    fc.assert(
+      fc.property(
+        text,
+        fc.option(text, { nil: null }),
+        fc.option(text, { nil: undefined }),
+        text,
+        (reqId, route, code, msg) => {
+          const viaPino = new Lines();
+          const direct = new Lines();
+          const fields = { reqId, method: 'GET', route, status: 200, durationMs: 1, code };
+          const req = { url: '/x', socket: {}, headers: {} } as unknown as IncomingMessage;
+          createRootLogger('info', viaPino).info({ ...fields, req }, msg);
+          requestInfoLineWriter(createRootLogger('info', direct), direct)({ ...fields, req: requestJson(req) }, msg);
+          const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+          expect(withoutTime(direct.written[0])).toBe(withoutTime(viaPino.written[0]));
+        },
+      ),
+    );
+  });
+
+  it('writes nothing when info lines are off', () => {
+    const lines = new Lines();
+    requestInfoLineWriter(createRootLogger('warn', lines), lines)(
+      {
+        reqId: 'r-3',
+        method: 'GET',
+        route: '/',
+        status: 200,
+        durationMs: 1,
+        req: '{"url":"/"}',
+      },
+      'GET / 200',
+    );
+    expect(lines.written).toEqual([]);
   });
 });
