@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { Histogram, Registry } from 'prom-client';
+import { RequestDurationHistogram } from './request-duration-histogram.js';
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const NAME = 'http_request_duration_seconds';
+const HELP = 'HTTP request duration by method, route template and status';
+
+interface Observation {
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  readonly seconds: number;
+}
+
+/** The exposition text of both histograms after the same observations. */
+async function exposed(observations: readonly Observation[]): Promise<{ ours: string; promClient: string }> {
+  const oursRegistry = new Registry();
+  const ours = new RequestDurationHistogram(NAME, HELP, BUCKETS);
+  oursRegistry.registerMetric(ours.asRegistryMetric());
+  const theirsRegistry = new Registry();
+  const theirs = new Histogram({
+    name: NAME,
+    help: HELP,
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: BUCKETS,
+    registers: [theirsRegistry],
+  });
+  for (const { method, route, status, seconds } of observations) {
+    ours.observe(method, route, status, seconds);
+    theirs.labels({ method, route, status: String(status) }).observe(seconds);
+  }
+  return { ours: await oursRegistry.metrics(), promClient: await theirsRegistry.metrics() };
+}
+
+const observation = fc.record({
+  method: fc.constantFrom('GET', 'POST', 'DELETE'),
+  route: fc.constantFrom('/pets', '/pets/:petId', 'unmatched', '/store/orders'),
+  status: fc.constantFrom(200, 201, 304, 404, 429, 503),
+  // Bounds themselves included: a value equal to a bound counts in that bucket.
+  seconds: fc.oneof(fc.constantFrom(...BUCKETS, 0, 11), fc.double({ min: 0, max: 12, noNaN: true })),
+});
+
+describe('RequestDurationHistogram', () => {
+  it("exposes exactly what prom-client's Histogram exposes for the same observations", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(observation, { maxLength: 60 }), async (observations) => {
+        const { ours, promClient } = await exposed(observations);
+        expect(ours).toBe(promClient);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('counts a request in the first bucket whose bound it does not exceed, and in +Inf', async () => {
+    const { ours } = await exposed([{ method: 'GET', route: '/pets', status: 200, seconds: 0.01 }]);
+    const line = (le: string) => `${NAME}_bucket{le="${le}",method="GET",route="/pets",status="200"}`;
+    expect(ours).toContain(`${line('0.005')} 0`);
+    expect(ours).toContain(`${line('0.01')} 1`);
+    expect(ours).toContain(`${line('+Inf')} 1`);
+    expect(ours).toContain(`${NAME}_count{method="GET",route="/pets",status="200"} 1`);
+  });
+
+  it('starts again from nothing when the registry resets its metrics', async () => {
+    const registry = new Registry();
+    const ours = new RequestDurationHistogram(NAME, HELP, BUCKETS);
+    registry.registerMetric(ours.asRegistryMetric());
+    ours.observe('GET', '/pets', 200, 0.002);
+    registry.resetMetrics();
+    expect(await registry.metrics()).toBe(`# HELP ${NAME} ${HELP}\n# TYPE ${NAME} histogram\n`);
+  });
+});
