@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { pino } from 'pino';
-import { redactHeaders, redactText, redactUrl } from './redaction.js';
+import { CREDENTIAL_HEADERS, redactHeaders, redactText, redactUrl } from './redaction.js';
 
 /** What a log line says about a request: never a credential (see `redaction.ts`). */
 export interface LoggedRequest {
@@ -16,23 +16,19 @@ const MAX_DEPTH = 4;
 
 /**
  * The `req` of a log line, from the raw request (Express's `originalUrl` when
- * mounted under a path): runs once per request, so it does no work for a URL or
- * a header that has nothing to redact.
+ * mounted under a path), with what pino's `redact` cannot express redacted: keys
+ * and credential parameters in the URL, headers named like credentials or holding
+ * a key. The headers `redact` censors (`CREDENTIAL_HEADERS`) are left to it.
  */
 export function serializeRequest(req: IncomingMessage & { originalUrl?: string }): LoggedRequest {
   return {
-    url: loggedUrl(req),
+    url: redactUrl(req.originalUrl ?? req.url ?? ''),
     remoteAddress: req.socket?.remoteAddress,
-    headers: redactHeaders(req.headers),
+    headers: redactHeaders(req.headers, CREDENTIAL_HEADERS),
   };
 }
 
-/** The URL a log line gives for `req`: as the client sent it (`originalUrl` when mounted under a path), redacted. */
-function loggedUrl(req: IncomingMessage & { originalUrl?: string }): string {
-  return redactUrl(req.originalUrl ?? req.url ?? '');
-}
-
-/** Printable ASCII but `"` and `\`: JSON quotes such a string as it is. */
+/** Printable ASCII but `"` and `\\`: JSON quotes such a string as it is. */
 const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /**
@@ -44,27 +40,11 @@ export function jsonText(value: string): string {
   return PLAIN_JSON.test(value) ? `"${redactText(value)}"` : redactText(JSON.stringify(value));
 }
 
-/** Text with its UTF-8 bytes, for a destination that copies bytes rather than encoding text again. */
-export interface EncodedText {
-  readonly text: string;
-  readonly bytes: Uint8Array;
-}
-
-/**
- * The `req` of a routine request line in two parts: `url`, the JSON text of this
- * request's URL, and `rest`, the address and headers (`,"remoteAddress":…,"headers":{…}}`)
- * as the requests of a connection share them. `{"url":` + `url` + `rest.text` is `requestJson`.
- */
-export interface RequestJsonParts {
-  readonly url: string;
-  readonly rest: EncodedText;
-}
-
 /** A connection's last request headers (as sent) and address, and the part of the line they made. */
 interface LoggedConnection {
   readonly raw: readonly string[];
   readonly address: string | undefined;
-  readonly rest: EncodedText;
+  readonly rest: string;
 }
 
 /** By connection: the clients of an API send the same headers request after request on a connection. */
@@ -77,30 +57,19 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * `redactText(JSON.stringify(serializeRequest(req)))`, the `req` of a routine request
- * line as every request line is written (see `createRootLogger`). Each JSON value is
- * redacted on its own: a key or a `name=value` never reaches past the quotes of its
- * string, so the parts redacted alike make the whole redacted alike, and the line's
- * writer need not look at the whole line again.
+ * `req` as a routine request line writes it (`requestInfoLineWriter`): the JSON of
+ * `serializeRequest` with the credential headers censored as `redact` censors them,
+ * redacted as every request line is. Each JSON value is redacted on its own: a key
+ * or a `name=value` never reaches past the quotes of its string, so the parts
+ * redacted alike make the whole redacted alike. The address and headers part is
+ * made once per connection for as long as its requests send the same headers
+ * (compared as sent, `rawHeaders`, of which `req.headers` is Node's function).
  */
 export function requestJson(req: IncomingMessage & { originalUrl?: string }): string {
-  const { url, rest } = requestJsonParts(req);
-  return `{"url":${url}${rest.text}`;
+  return `{"url":${jsonText(redactUrl(req.originalUrl ?? req.url ?? ''))}${connectionPart(req)}`;
 }
 
-/**
- * `requestJson` in its two parts (`RequestJsonParts`). The address and headers part
- * is redacted, serialized and encoded once per connection for as long as its
- * requests send the same headers (compared as sent, `rawHeaders`): that part was a
- * twentieth of the service's CPU per request. `req.headers` is Node's function of
- * `rawHeaders` (the request id middleware's removal of a key-shaped `X-Request-Id`
- * is one of them too), so equal raw headers log alike.
- */
-export function requestJsonParts(req: IncomingMessage & { originalUrl?: string }): RequestJsonParts {
-  return { url: jsonText(loggedUrl(req)), rest: connectionPart(req) };
-}
-
-function connectionPart(req: IncomingMessage): EncodedText {
+function connectionPart(req: IncomingMessage): string {
   const { socket, rawHeaders } = req;
   const address = socket?.remoteAddress;
   const last = socket ? lastConnectionParts.get(socket) : undefined;
@@ -108,8 +77,7 @@ function connectionPart(req: IncomingMessage): EncodedText {
     return last.rest;
   }
   const addressJson = address === undefined ? '' : `,"remoteAddress":${jsonText(address)}`;
-  const text = `${addressJson},"headers":${redactText(JSON.stringify(redactHeaders(req.headers)))}}`;
-  const rest = { text, bytes: Buffer.from(text) };
+  const rest = `${addressJson},"headers":${redactText(JSON.stringify(redactHeaders(req.headers)))}}`;
   if (socket && Array.isArray(rawHeaders)) lastConnectionParts.set(socket, { raw: rawHeaders, address, rest });
   return rest;
 }

@@ -23,13 +23,14 @@ import { createRootLogger, defaultLogDestination, LOG_DESTINATION, ROOT_LOGGER }
 class RootLoggerModule {}
 
 /**
- * Structured logs with pino: the request logger (`HttpLogging`, mounted by
- * `configureApp`) and, through nestjs-pino, a Nest `LoggerService` on the same
+ * Structured logs with pino: the request logger (`HttpLogging`, mounted
+ * by `configureApp`) and, through nestjs-pino, a Nest `LoggerService` on the same
  * root logger (`main.ts` installs it with `app.useLogger`). nestjs-pino is told to
  * use the existing logger (`useExisting`) and to mount no middleware of its own, so
- * there is one pino-http instance, not two: ours, mounted ahead of every other
- * middleware, so that even requests refused by the rate limiter or the body
- * parser are logged and carry a request id.
+ * there is one request logger, not two: ours, mounted ahead of every other
+ * middleware (Nest mounts a module's middleware after `app.use`'s), so that even
+ * requests refused by the rate limiter or the body parser are logged and carry a
+ * request id.
  */
 @Module({
   imports: [

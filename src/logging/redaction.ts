@@ -1,7 +1,21 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-/** What a redacted value is replaced by in the log. */
+/** What a redacted value is replaced by in the log (pino's `redact` censors with the same text). */
 export const REDACTED = '[Redacted]';
+
+/**
+ * The headers that carry credentials by their very name: pino's `redact` censors
+ * them in a logged `req` (`createRootLogger`), whatever they hold. Other
+ * credential-looking headers are `redactHeaders`'s: no path can name them in advance.
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'x-api-key',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+]);
+const NONE: ReadonlySet<string> = new Set();
 
 /** An API key (`psk_…`), also with its underscore percent-encoded (case-sensitive, as keys are: cheaper). */
 const KEY_PREFIX = /psk(?:_|%5[fF])/;
@@ -74,14 +88,18 @@ export function redactUrl(url: string): string {
 /**
  * Request headers as they may be logged: a header whose name suggests a credential,
  * or whose value contains a key (in any copy of a repeated header), is `[Redacted]`;
- * a URL in a header (`Referer`) keeps its harmless parts. Returns the same object
- * when there is nothing to redact, else a copy (in the same order).
+ * a URL in a header (`Referer`) keeps its harmless parts. Headers named in
+ * `censoredElsewhere` are left as they are (pino's `redact` censors them). Returns
+ * the same object when there is nothing to redact, else a copy (in the same order).
  */
-export function redactHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+export function redactHeaders(
+  headers: IncomingHttpHeaders,
+  censoredElsewhere: ReadonlySet<string> = NONE,
+): IncomingHttpHeaders {
   let copy: IncomingHttpHeaders | undefined;
   for (const name in headers) {
     const value = headers[name];
-    const safe = safeHeader(name, value);
+    const safe = censoredElsewhere.has(name) ? value : safeHeader(name, value);
     if (copy) copy[name] = safe;
     else if (safe !== value) {
       copy = headersBefore(headers, name);

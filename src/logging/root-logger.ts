@@ -1,122 +1,62 @@
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config/app.config.js';
-import { LineBatch } from './line-batch.js';
-import {
-  type EncodedText,
-  jsonText,
-  type RequestJsonParts,
-  serializeError,
-  serializeRequest,
-} from './log-serializers.js';
-import { redactText } from './redaction.js';
+import { jsonText, serializeError, serializeRequest } from './log-serializers.js';
+import { CREDENTIAL_HEADERS, redactText } from './redaction.js';
 
 /** Where log lines go: stdout (JSON, or readable text on a terminal); tests substitute a stream. */
 export const LOG_DESTINATION = Symbol('LogDestination');
 /** The application's root pino logger. */
 export const ROOT_LOGGER = Symbol('RootLogger');
-/** How a line logged during a request looks, in JSON: pino-http binds the request id. */
+/** How a line logged during a request looks, in JSON: the request id is bound or given. */
 const REQUEST_ID_FIELD = '"reqId":';
 
-/** JSON lines are gathered up to this many bytes before a write (a few request lines)… */
-const BATCH_BYTES = 64 * 1024;
-/** …or for at most this long when traffic is light. */
-const BATCH_MS = 250;
+/** What every line carries after its time: pino's default `base`, given explicitly so that the line writer knows it. */
+const BASE = { pid: process.pid, hostname: hostname() };
+
+let stdout: DestinationStream | undefined;
 
 /**
- * stdout: one JSON object per line, or pino-pretty's readable text when stdout is a
- * terminal. JSON lines are written asynchronously and in batches (encoded into one
- * buffer by `LineBatch`, written by pino's own SonicBoom: one `write` for several
- * lines, none on the request's path); warnings and errors are written at once
- * (`urgentLinesAtOnce`), and what is batched is written out synchronously when the
- * process exits, however it exits, so no line is lost.
+ * stdout, one per process (the boot logger of `main.ts` and the application's share
+ * it): pino's asynchronous destination (SonicBoom, `sync: false`: no request waits on
+ * a `write`; lines that arrive while one is in progress go out together in the next),
+ * which pino writes out synchronously when the process exits, however it exits. On
+ * a terminal, pino-pretty's readable text instead.
  */
 export function defaultLogDestination(): DestinationStream {
+  if (stdout) return stdout;
   if (process.stdout.isTTY) {
     // Loaded only for a terminal: its ~40 files (and its dependencies') are no part of a server's start.
     const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
-    return pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+    stdout = pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  } else {
+    stdout = pino.destination({ dest: 1, sync: false });
   }
-  const destination = pino.destination({
-    dest: 1,
-    sync: false,
-    // Each batch is written as it comes (a write in progress queues the next). In buffer
-    // mode: with strings, SonicBoom measures the byte length of all it holds on every write.
-    minLength: 0,
-    maxWrite: 4 * BATCH_BYTES,
-    contentMode: 'buffer',
-  });
-  const writeBuffer = destination.write.bind(destination) as unknown as (chunk: Buffer) => boolean;
-  const batch = new LineBatch({ write: writeBuffer, flushSync: () => destination.flushSync() }, BATCH_BYTES, BATCH_MS);
-  destination.on('write', (bytes: number) => batch.written(bytes));
-  process.once('exit', () => batch.flushSync());
-  return urgentLinesAtOnce(batch);
-}
-
-/** A stream pino writes to that can be told to write out what it holds; it may take a line in parts. */
-export interface FlushableStream {
-  write(line: string): unknown;
-  /** The line `head`, `middle`, `tail`. */
-  writeParts?(head: string, middle: Uint8Array, tail: string): void;
-  flush(): void;
-}
-
-const ROUTINE_LEVELS = ['{"level":"info"', '{"level":"debug"', '{"level":"trace"'];
-
-/**
- * Passes lines to a batching `stream`, and has it write out at once after any line
- * but a routine one of a request: a warning, an error, a 5xx request, and the
- * service's own lines (start-up, shutdown), which are few and should be seen when
- * they happen. Only the one line every request writes waits for the batch. The
- * level is the line's first field (see `createRootLogger`).
- */
-export function urgentLinesAtOnce(stream: FlushableStream): RequestLineDestination & { flush(): void } {
-  const writeParts = stream.writeParts?.bind(stream);
-  return {
-    write(line: string) {
-      stream.write(line);
-      const routine = ROUTINE_LEVELS.some((prefix) => line.startsWith(prefix)) && line.includes(REQUEST_ID_FIELD);
-      if (!routine) stream.flush();
-    },
-    writeRoutine: writeParts
-      ? (head, middle, tail) => writeParts(head, middle.bytes, tail)
-      : (head, middle, tail) => stream.write(wholeLine(head, middle, tail)),
-    flush: () => stream.flush(),
-  };
-}
-
-/** A routine request line's parts (see `RequestLineDestination`) as one string, for a destination of strings. */
-function wholeLine(head: string, middle: EncodedText, tail: string): string {
-  return `${head}${middle.text}${tail}`;
-}
-
-/**
- * A destination that may be told a line is a routine request line (`requestInfoLineWriter`'s),
- * so that it need not look at the line to know it may wait for the batch. Such a line
- * comes in parts: `head`, `middle` (the request's address and headers, the same for
- * many lines), `tail`.
- */
-export interface RequestLineDestination extends DestinationStream {
-  writeRoutine?(head: string, middle: EncodedText, tail: string): void;
+  return stdout;
 }
 
 /**
  * The root logger: ISO times, level names, errors with their stack, and no
- * credential a client sent (the rules are in `redaction.ts`): a logged `req` has
- * its URL and headers redacted, a logged `err` its strings redacted and no query
- * parameters; and every line logged during a request (it has a `reqId`) is, as
- * written, free of keys and of `name=value` credentials, whichever field holds
- * them (a 5xx summary quoting the URL, an error message quoting input). Lines
- * outside requests are the service's own: the first admin key is printed that way, once.
+ * credential a client sent (the rules are in `redaction.ts`): pino's `redact`
+ * censors the credential headers of a logged `req` (`CREDENTIAL_HEADERS`), its
+ * serializer the rest of its headers and its URL; a logged `err` has its strings
+ * redacted and no query parameters; and every line logged during a request (it has
+ * a `reqId`) is, as written, free of keys and of `name=value` credentials, whichever
+ * field holds them (a 5xx summary quoting the URL, an error message quoting input).
+ * Lines outside requests are the service's own: the first admin key is printed that
+ * way, once.
  */
 export function createRootLogger(level: LogLevel, destination: DestinationStream = defaultLogDestination()): Logger {
   return pino(
     {
       level,
+      base: BASE,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { req: serializeRequest, err: serializeError },
+      redact: [...CREDENTIAL_HEADERS].map((name) => `req.headers["${name}"]`),
       hooks: { streamWrite: redactRequestLine },
     },
     destination,
@@ -126,7 +66,7 @@ export function createRootLogger(level: LogLevel, destination: DestinationStream
 /**
  * What the log line of a request says about it (besides level, time and msg), in
  * the order written; `req` is the request itself for pino's serializer, or its
- * JSON text already (`requestJsonParts`) for `requestInfoLineWriter`.
+ * JSON text already (`requestJson`) for `requestInfoLineWriter`.
  */
 export interface RequestLineFields<Req = object> {
   readonly reqId: string;
@@ -142,43 +82,34 @@ export interface RequestLineFields<Req = object> {
   readonly req: Req;
 }
 
-/** Writes one routine line of a request: `fields` (its `req` as JSON text, `requestJsonParts`) and `msg`. */
-export type RequestLineWriter = (fields: RequestLineFields<RequestJsonParts>, msg: string) => void;
+/** Writes one routine line of a request: `fields` (its `req` as JSON text, `requestJson`) and `msg`. */
+export type RequestLineWriter = (fields: RequestLineFields<string>, msg: string) => void;
 
 /**
  * The info line of a request exactly as `root.info(fields, msg)` writes it (level,
  * ISO time, the root's bindings, the fields in order, msg; redacted as every
- * request line is), put together field by field: every request writes one, and
- * pino's general path (a serializer lookup per field, hooks), or copies of the
- * fields into one object for a single `JSON.stringify`, cost several times as much.
- * Redacted part by part, as `redactText` would redact the whole line (a key or a
- * `name=value` never reaches past the quotes of its JSON string): `req` comes
- * redacted (`requestJsonParts`), the root's bindings are redacted once, and each
- * string field on its own, so the whole line is never searched and copied again;
- * nor made as one string: the destination takes it in parts (`writeRoutine`).
+ * request line is), put together as one template string and handed to the
+ * destination: every request writes one, and pino's general path (a serializer
+ * lookup and a `redact` pass per line, the hooks) costs about three times as much
+ * (docs/operations.md has the figures). Redacted part by part, as `redactText` would
+ * redact the whole line (a key or a `name=value` never reaches past the quotes of
+ * its JSON string): `req` comes redacted (`requestJson`), the root's bindings are
+ * redacted once, and each string field on its own.
  */
-export function requestInfoLineWriter(root: Logger, destination: RequestLineDestination): RequestLineWriter {
-  // The root's bindings as pino writes them after the time (`,"pid":…,"hostname":…`).
-  const bindings = String((root as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym] ?? '');
-  const prefix = `{"level":"info","time":"`;
-  const afterTime = redactText(`"${bindings},"reqId":`);
+export function requestInfoLineWriter(root: Logger, destination: DestinationStream): RequestLineWriter {
+  // The base and the logger's bindings as pino writes them after the time (`,"pid":…,"hostname":…`).
+  const bindings = JSON.stringify({ ...BASE, ...root.bindings() }).slice(1, -1);
+  const afterTime = redactText(`",${bindings},"reqId":`);
   const clock = isoClock();
-  const write =
-    destination.writeRoutine?.bind(destination) ??
-    ((head: string, middle: EncodedText, tail: string) => destination.write(wholeLine(head, middle, tail)));
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
     const { reqId, method, route, status, durationMs, apiKeyId, code, req } = fields;
-    let line = `${prefix}${clock()}${afterTime}${jsonText(reqId)},"method":${repeatedJsonText(method)},"route":${
-      route === null ? 'null' : repeatedJsonText(route)
-    },"status":${status},"durationMs":${durationMs}`;
+    let line = `{"level":"info","time":"${clock()}${afterTime}${jsonText(reqId)},"method":${repeatedJsonText(
+      method,
+    )},"route":${route === null ? 'null' : repeatedJsonText(route)},"status":${status},"durationMs":${durationMs}`;
     if (apiKeyId !== undefined) line += `,"apiKeyId":${apiKeyId}`;
     if (code !== undefined) line += `,"code":${repeatedJsonText(code)}`;
-    write(
-      `${line},"req":{"url":${req.url}`,
-      req.rest,
-      `,"msg":${route === null ? jsonText(msg) : repeatedJsonText(msg)}}\n`,
-    );
+    destination.write(`${line},"req":${req},"msg":${route === null ? jsonText(msg) : repeatedJsonText(msg)}}\n`);
   };
 }
 
@@ -189,7 +120,7 @@ export function requestInfoLineWriter(root: Logger, destination: RequestLineDest
 const quotedOnce = new Map<string, string>();
 const MAX_QUOTED_ONCE = 1000;
 
-/** `jsonText`, kept for a string seen before (by value: a kept string object's hash is computed once). */
+/** `jsonText`, kept for a string seen before. */
 function repeatedJsonText(value: string): string {
   let text = quotedOnce.get(value);
   if (text === undefined) {
