@@ -10,7 +10,7 @@
  * modules that the tests add under test/extension/. docs/extending.md explains
  * the rules.
  */
-const CORE = '(shared|database|config|health|logging|metrics|lifecycle|openapi|cli|demo|rate-limits)';
+const CORE = '(shared|database|config|health|logging|metrics|lifecycle|openapi|cli|demo|rate-limits|platform)';
 /** A resource module's folder, e.g. src/pets. */
 const RESOURCE = `src/(?!${CORE}/)[^/]+`;
 const MODULE = `(${RESOURCE}|test/extension/[^/]+)`;
@@ -63,6 +63,16 @@ export default {
       severity: 'error',
       from: { path: `^${MODULE}/` },
       to: { path: '^src/database/', pathNot: '^src/database/index\\.ts$' },
+    },
+    {
+      name: 'platform-behind-the-core',
+      comment:
+        'src/platform/ holds what exists only for speed (src/platform/README.md lists each mechanism and what it ' +
+        "buys): the service's own plumbing wires it in, and no module, library or test extension depends on it, so " +
+        'that a module written without it is correct and only slower.',
+      severity: 'error',
+      from: { path: `^(${MODULE}/|libs/|test/extension/)` },
+      to: { path: '^src/platform/' },
     },
     {
       name: 'not-through-own-entry',

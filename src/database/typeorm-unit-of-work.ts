@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DOMAIN_EVENTS, type DomainEventBus } from '../shared/domain-events/domain-events.js';
 import type { Transaction, UnitOfWork } from '../shared/unit-of-work/unit-of-work.js';
-import { TransactionTurns } from './transaction-turns.js';
+import { TransactionTurns } from '../platform/transaction-turns.js';
 import { TypeOrmTransaction } from './typeorm-transaction.js';
 
 /**

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Express } from 'express';
+import { expressMessageClasses } from '../platform/express-message-classes.js';
 
 /** How long the HTTP server waits for clients, in milliseconds. */
 export interface ServerTimeouts {
@@ -74,7 +76,8 @@ export class ServerOptionsExpressAdapter extends ExpressAdapter {
     if (unsupported.length > 0) {
       throw new Error(`ServerOptionsExpressAdapter does not support ${unsupported.join(', ')}`);
     }
-    const server = createServer(httpServerOptions(this.timeouts), this.getInstance());
+    const app = this.getInstance<Express>();
+    const server = createServer({ ...httpServerOptions(this.timeouts), ...expressMessageClasses(app) }, app);
     server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
     this.setHttpServer(server);
   }

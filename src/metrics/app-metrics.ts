@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeyResolver } from '@petstore/auth';
 import { DATABASE_LIMITS } from '../database/index.js';
 import { readPoolStats } from './db-pool.js';
-import { RequestDurationHistogram } from './request-duration-histogram.js';
+import { RequestDurationHistogram } from '../platform/request-duration-histogram.js';
 
 /** A counter that reports a running total kept elsewhere (read when scraped, so the hot path only increments a number). */
 function countFrom(registry: Registry, name: string, help: string, total: () => number): void {

@@ -1,5 +1,5 @@
 import type { Histogram } from 'prom-client';
-import { ByRouteMethodStatus } from '../shared/http/by-route-method-status.js';
+import { ByRouteMethodStatus } from './by-route-method-status.js';
 
 /** The labels of a request's duration, in the order they are exposed. */
 export interface RequestLabels {
