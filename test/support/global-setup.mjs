@@ -1,5 +1,5 @@
 // Jest loads global setup outside its TypeScript/ESM pipeline, so this file is plain
-// JavaScript and uses the compiled launcher (`npm test` builds first: see `pretest`).
+// JavaScript and uses the compiled database launcher (`npm test` builds first: see `pretest`).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

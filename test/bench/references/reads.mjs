@@ -1,9 +1,7 @@
-// The references' pet reads, done as the service did them from its fifteenth
-// session (ReadBatches, since replaced by a dataloader in the pets adapter): the reads of one turn of the event loop
-// go to PostgreSQL together once the turn has handled its I/O, identical ones as
-// one query, lookups by id and pages without a list filter merged into one
-// statement (the same SQL as the service's). With BENCH_REFERENCE_READS=single,
-// one statement per request, as the references did before.
+// The references' pet reads: one statement per request, as a plain server does (the
+// default). With BENCH_REFERENCE_READS=batched, the reads of one turn of the event loop
+// go to PostgreSQL together once the turn has handled its I/O, identical ones as one
+// query, lookups by id and pages without a list filter merged into one statement.
 
 import { setImmediate } from 'node:timers';
 
@@ -115,7 +113,7 @@ class Single {
  */
 export class PetReads {
   constructor(pool, statement, env = process.env) {
-    this.batched = env.BENCH_REFERENCE_READS !== 'single';
+    this.batched = env.BENCH_REFERENCE_READS === 'batched';
     this.reads = this.batched ? new Batches(pool) : new Single(pool);
     this.statement = statement;
   }
