@@ -27,5 +27,13 @@ export default {
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },
+    {
+      // Outages, overload and slow clients: timing-bound, kept out of `npm test` (`npm run test:slow`, run by CI).
+      ...shared,
+      displayName: 'slow',
+      testMatch: ['<rootDir>/test/**/*.slow-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+    },
   ],
 };
