@@ -1,13 +1,35 @@
 import { applyDecorators, type OnApplicationBootstrap, SetMetadata } from '@nestjs/common';
 import { type DiscoveryService, MetadataScanner, type Reflector } from '@nestjs/core';
-import { SkipThrottle } from '@nestjs/throttler';
+import { SkipThrottle, Throttle } from '@nestjs/throttler';
 import { discoverRoutes, RouteCatalog, templatePattern } from '@petstore/errors';
 import type { Request } from 'express';
 
-// The metadata keys @nestjs/throttler's decorators write (the package does not
-// export them): `@Throttle({ name: … })` → LIMIT + name, `@SkipThrottle()` → SKIP + 'default'.
-const THROTTLER_LIMIT = 'THROTTLER:LIMIT';
-const THROTTLER_SKIP = 'THROTTLER:SKIP';
+/**
+ * The metadata keys @nestjs/throttler's decorators write, learnt by applying its
+ * public decorators to a probe (the package does not export them): `@Throttle({ name:
+ * … })` writes one key per option ending in the throttler's name (the limit's key is the
+ * one whose value is the limit), `@SkipThrottle()` one key ending in `default`.
+ */
+function throttlerKeys(): { limitPrefix: string; skipPlan: string } {
+  const name = 'probe';
+  const limit = 7_654_321;
+  class Limited {}
+  Throttle({ [name]: { limit, ttl: 1_000 } })(Limited);
+  const limitKey = Reflect.getMetadataKeys(Limited).find(
+    (key): key is string =>
+      typeof key === 'string' && key.endsWith(name) && Reflect.getMetadata(key, Limited) === limit,
+  );
+  class Skipped {}
+  SkipThrottle()(Skipped);
+  const skipPlan = Reflect.getMetadataKeys(Skipped).find(
+    (key): key is string => typeof key === 'string' && Reflect.getMetadata(key, Skipped) === true,
+  );
+  if (limitKey === undefined || skipPlan === undefined) {
+    throw new Error("@nestjs/throttler's decorators no longer write the metadata this library reads");
+  }
+  return { limitPrefix: limitKey.slice(0, -name.length), skipPlan };
+}
+const { limitPrefix: THROTTLER_LIMIT, skipPlan: SKIP_PLAN } = throttlerKeys();
 /** The throttler whose skipping lifts the plan limit: `@SkipThrottle()` means `{ default: true }`. */
 export const PLAN_THROTTLER = 'default';
 /** Put on route methods exempt from the plan. */
@@ -102,8 +124,7 @@ export class ThrottledRoutes implements OnApplicationBootstrap {
       limited = true;
     }
     if (limited) this.limited.add(method);
-    const skip = THROTTLER_SKIP + PLAN_THROTTLER;
-    if (this.reflector.getAllAndOverride<boolean>(skip, [method, controller])) {
+    if (this.reflector.getAllAndOverride<boolean>(SKIP_PLAN, [method, controller])) {
       const identifiedOnly = this.reflector.getAllAndOverride<boolean>(IDENTIFIED_ONLY, [method, controller]);
       Reflect.defineMetadata(PLAN_EXEMPT, identifiedOnly ? 'identified' : 'all', method);
     }
