@@ -4,6 +4,7 @@ import { DOMAIN_EVENTS, type DomainEventBus } from '../shared/domain-events/doma
 import type { Transaction, UnitOfWork } from '../shared/unit-of-work/unit-of-work.js';
 import { TransactionTurns } from '../platform/transaction-turns.js';
 import { TypeOrmTransaction } from './typeorm-transaction.js';
+import { DATABASE_LIMITS } from './data-source-options.js';
 
 /**
  * Units of work of this process in a transaction at once (`TransactionTurns`);
@@ -24,7 +25,11 @@ export const TRANSACTIONS_WAITING = 1_000;
  */
 @Injectable()
 export class TypeOrmUnitOfWork implements UnitOfWork {
-  private readonly turns = new TransactionTurns(TRANSACTIONS_AT_ONCE, TRANSACTIONS_WAITING);
+  private readonly turns = new TransactionTurns(
+    TRANSACTIONS_AT_ONCE,
+    TRANSACTIONS_WAITING,
+    DATABASE_LIMITS.POOL_WAIT_MS,
+  );
 
   constructor(
     private readonly dataSource: DataSource,

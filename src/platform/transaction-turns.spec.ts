@@ -55,4 +55,30 @@ describe('TransactionTurns', () => {
   it('refuses a limit below 1', () => {
     expect(() => new TransactionTurns(0, 1)).toThrow(RangeError);
   });
+
+  it('refuses a task that waited longer than maxWaitMs for its turn, and leaves the queue as it was', async () => {
+    const turns = new TransactionTurns(1, 10, 20);
+    const started: string[] = [];
+    const holder = controlled(started, 'holder');
+    const held = turns.run(holder.task);
+    // A unit of work started inside the one holding the only turn: it would wait for ever.
+    await expect(turns.run(() => Promise.resolve('nested'))).rejects.toBeInstanceOf(OverloadedError);
+    expect(turns.load()).toEqual({ running: 1, waiting: 0 });
+    holder.finish();
+    await held;
+    await expect(turns.run(() => Promise.resolve('after'))).resolves.toBe('after');
+    expect(turns.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('gives a waiting task its turn before its deadline', async () => {
+    const turns = new TransactionTurns(1, 10, 1_000);
+    const started: string[] = [];
+    const holder = controlled(started, 'holder');
+    const held = turns.run(holder.task);
+    const next = turns.run(() => Promise.resolve('next'));
+    await tick();
+    holder.finish();
+    await held;
+    await expect(next).resolves.toBe('next');
+  });
 });

@@ -14,11 +14,19 @@ export class TransactionTurns {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
+  /**
+   * `maxWaitMs`: how long a task may wait for its turn before it is refused with 503
+   * `OVERLOADED` (the pool's own wait bound): a unit of work started inside another
+   * (which would wait for a turn its caller holds) then fails instead of hanging.
+   */
   constructor(
     private readonly atOnce: number,
     private readonly maxWaiting: number,
+    private readonly maxWaitMs = Number.POSITIVE_INFINITY,
   ) {
-    if (!(atOnce >= 1) || !(maxWaiting >= 0)) throw new RangeError('atOnce must be ≥ 1 and maxWaiting ≥ 0');
+    if (!(atOnce >= 1) || !(maxWaiting >= 0) || !(maxWaitMs > 0)) {
+      throw new RangeError('atOnce must be ≥ 1, maxWaiting ≥ 0 and maxWaitMs > 0');
+    }
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
@@ -26,7 +34,7 @@ export class TransactionTurns {
       if (this.waiting.length >= this.maxWaiting) {
         throw new OverloadedError(`${this.waiting.length} units of work already wait for a transaction`);
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await this.turn();
     } else {
       this.running++;
     }
@@ -43,5 +51,23 @@ export class TransactionTurns {
   /** Units of work in a transaction and waiting for one (for tests). */
   load(): { running: number; waiting: number } {
     return { running: this.running, waiting: this.waiting.length };
+  }
+
+  /** Resolves when a finishing task hands this one its turn; rejects after `maxWaitMs` without one. */
+  private turn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = Number.isFinite(this.maxWaitMs)
+        ? setTimeout(() => {
+            const index = this.waiting.indexOf(handOver);
+            if (index >= 0) this.waiting.splice(index, 1);
+            reject(new OverloadedError(`no transaction turn became free within ${this.maxWaitMs} ms`));
+          }, this.maxWaitMs)
+        : undefined;
+      const handOver = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.push(handOver);
+    });
   }
 }
