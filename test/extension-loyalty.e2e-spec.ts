@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { AppModule } from '../src/app.module.js';
 import { OrdersService } from '../src/orders/application/orders.service.js';
 import {
   LOYALTY_MIGRATIONS,
@@ -21,8 +20,9 @@ import {
   InMemoryUnitOfWork,
 } from './fakes/index.js';
 import { expectError, KEY } from './support/http.js';
-import { createCategory, issueStoreKey, type StoreKey, stockedPet } from './support/store-builders.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createExtensionTestApp, type ExtensionTestApp } from './support/extension-app.js';
+import { issueStoreKey, type StoreKey, stockedPet } from './support/store-builders.js';
+import type { TestApp } from './support/test-app.js';
 
 type Json = Record<string, any>;
 
@@ -40,22 +40,13 @@ describe('an extension module: loyalty points (e2e)', () => {
   let bob: StoreKey;
   let categoryId: number;
 
+  let app: ExtensionTestApp;
+
   beforeAll(async () => {
-    t = await createTestApp(
-      {},
-      { rootModule: AppModule.register({ modules: [LoyaltyModule], migrations: LOYALTY_MIGRATIONS }) },
-    );
-    await t.reset();
-    admin = await issueStoreKey(t, ['read', 'write', 'admin']);
-    alice = await issueStoreKey(t, ['read', 'write']);
-    bob = await issueStoreKey(t, ['read', 'write']);
-    categoryId = await createCategory(t, admin.secret, 'Dogs');
+    app = await createExtensionTestApp({ modules: [LoyaltyModule], migrations: LOYALTY_MIGRATIONS });
+    ({ t, admin, alice, bob, categoryId } = app);
   });
-  afterAll(async () => {
-    // Other suites share this database and list the core's migrations only.
-    await t.db.undoLastMigration();
-    await t.close();
-  });
+  afterAll(() => app.close());
 
   const pet = (stock: number) => stockedPet(t, admin.secret, stock, { name: 'Rex', categoryId });
 

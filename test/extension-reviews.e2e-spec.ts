@@ -1,9 +1,9 @@
 import request from 'supertest';
-import { AppModule } from '../src/app.module.js';
 import { REVIEWS_MIGRATIONS, ReviewsModule, TOTAL_COUNT_HEADER } from './extension/reviews/index.js';
 import { expectError, KEY } from './support/http.js';
-import { createCategory, issueStoreKey, type StoreKey, stockedPet } from './support/store-builders.js';
-import { createTestApp, type TestApp } from './support/test-app.js';
+import { createExtensionTestApp, type ExtensionTestApp } from './support/extension-app.js';
+import { issueStoreKey, type StoreKey, stockedPet } from './support/store-builders.js';
+import type { TestApp } from './support/test-app.js';
 
 type Json = Record<string, any>;
 
@@ -23,22 +23,16 @@ describe('an extension module: reviews of pets (e2e)', () => {
   let bob: StoreKey;
   let categoryId: number;
 
+  let app: ExtensionTestApp;
+
   beforeAll(async () => {
-    t = await createTestApp(
+    app = await createExtensionTestApp(
+      { modules: [ReviewsModule], migrations: REVIEWS_MIGRATIONS },
       { CORS_ORIGINS: ORIGIN },
-      { rootModule: AppModule.register({ modules: [ReviewsModule], migrations: REVIEWS_MIGRATIONS }) },
     );
-    await t.reset();
-    admin = await issueStoreKey(t, ['read', 'write', 'admin']);
-    alice = await issueStoreKey(t, ['read', 'write']);
-    bob = await issueStoreKey(t, ['read', 'write']);
-    categoryId = await createCategory(t, admin.secret, 'Dogs');
+    ({ t, admin, alice, bob, categoryId } = app);
   });
-  afterAll(async () => {
-    // Other suites share this database and list the core's migrations only.
-    await t.db.undoLastMigration();
-    await t.close();
-  });
+  afterAll(() => app.close());
   beforeEach(() => t.db.query('DELETE FROM pet_reviews'));
 
   const pet = (stock = 5) => stockedPet(t, admin.secret, stock, { name: 'Rex', categoryId });
