@@ -57,9 +57,11 @@ export function httpServerOptions(timeouts: ServerTimeouts): ServerOptions {
 
 /**
  * Nest's `ExpressAdapter`, whose HTTP server is made with `httpServerOptions`
- * (Nest's own `initHttpServer` calls `http.createServer` without options). Only
- * the adapter's public `initHttpServer`/`setHttpServer` are used; routing, replies
- * and everything else are Nest's and Express's own. An `Expect` other than
+ * (Nest's own `initHttpServer` calls `http.createServer` without options), and
+ * whose requests and responses are born with the Express app's prototypes
+ * (`expressMessageClasses`, src/platform). Only the adapter's public
+ * `initHttpServer`/`setHttpServer` are used; routing, replies and everything else
+ * are Nest's and Express's own. An `Expect` other than
  * 100-continue is ignored (RFC 9110 10.1.1 allows it) rather than answered with
  * Node's bare 417. HTTPS and Nest's `forceCloseConnections`/`return503OnClosing`
  * are refused: TLS ends at the proxy, and `HttpDrain` does the graceful stop.
