@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { declaresBody } from '../shared/http/declares-body.js';
+import { declaresBody } from '@petstore/errors';
 
 /**
  * What each connection has been answered, so that a refusal written straight to

@@ -51,13 +51,14 @@ class FakeResponse {
 
 interface FakeRequest {
   method: string;
+  headers: Record<string, string>;
   path: string;
   originalUrl: string;
   log?: { error(fields: object, message: string): void };
 }
 
 function request(method: string, path: string): FakeRequest {
-  return { method, path, originalUrl: path };
+  return { method, path, originalUrl: path, headers: {} };
 }
 
 class KindError extends DomainError {

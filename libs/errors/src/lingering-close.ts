@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { declaresBody } from './declares-body.js';
 
 /** How long, and how much, the rest of a refused request's body is read and discarded before the connection closes. */
 export interface LingerLimits {
@@ -18,10 +19,7 @@ export const LINGER_LIMITS: LingerLimits = { maxMs: 600, idleMs: 300, maxBytes: 
 
 /** Whether the request's body is still arriving (a body is declared and has not fully arrived). */
 export function bodyStillArriving(req: IncomingMessage): boolean {
-  const headers = req.headers ?? {};
-  const length = headers['content-length'];
-  const declared = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return declared && !req.complete && !req.readableEnded;
+  return declaresBody(req) && !req.complete && !req.readableEnded;
 }
 
 /**

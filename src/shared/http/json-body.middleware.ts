@@ -1,6 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ApiError, ValidationFailedError } from '@petstore/errors';
-import { declaresBody } from './declares-body.js';
+import { ApiError, declaresBody, ValidationFailedError } from '@petstore/errors';
 import { nestsDeeperThan } from './json-depth.js';
 
 /** Request bodies above this size are refused with 413 before being read whole. */
