@@ -2,6 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { type DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { LRUCache } from 'lru-cache';
+import { pathToRegexp } from 'path-to-regexp';
 
 /** A route of the application: its method (upper case, `ALL` for any) and path template, as Express is given them. */
 export interface AppRoute {
@@ -16,34 +17,14 @@ const MAX_REMEMBERED = 1_000;
 /** Longer paths are matched every time: they would make the cache's memory the client's to choose. */
 const MAX_REMEMBERED_PATH = 256;
 
-const escape = (text: string): string => text.replace(/[.+?^$()[\]|\\/-]/g, '\\$&');
-
 /**
- * A path template as Express's router (path-to-regexp 8) matches it, for the
- * templates Nest routes are written with: literal text, `:name` parameters (one
- * segment), `*name` wildcards (one or more segments), `{…}` optional parts; any
- * case, an optional trailing slash.
+ * A path template matched as Express's router matches it: path-to-regexp (the
+ * library the router itself uses) with the router's options, case-insensitive, the
+ * whole path, an optional trailing slash (the router drops the template's own).
  */
 export function templatePattern(template: string): RegExp {
-  let source = '';
-  for (let i = 0; i < template.length;) {
-    const char = template[i];
-    const name = /^[:*](?:[A-Za-z_$][\w$]*|"[^"]*")/.exec(template.slice(i));
-    if (name) {
-      source += char === ':' ? '[^/]+' : '.+';
-      i += name[0].length;
-    } else if (char === '{' || char === '}') {
-      source += char === '{' ? '(?:' : ')?';
-      i += 1;
-    } else if (char === '\\' && i + 1 < template.length) {
-      source += escape(template[i + 1]);
-      i += 2;
-    } else {
-      source += escape(char);
-      i += 1;
-    }
-  }
-  return new RegExp(`^${source.replace(/\\\/$/, '')}(?:/)?$`, 'i');
+  const loose = template === '/' ? template : template.replace(/\/+$/, '');
+  return pathToRegexp(loose, { sensitive: false, end: true, trailing: true }).regexp;
 }
 
 /**
