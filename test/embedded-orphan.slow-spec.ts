@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from './support/eventually.js';
+import { alive, postmasterPid } from './support/processes.js';
 import { ENTRY, freePort, spawnService, waitUntilReady } from './support/spawn-service.mjs';
 
 type Service = ReturnType<typeof spawnService>;
@@ -19,24 +20,14 @@ describe('an embedded PostgreSQL orphaned by a killed service', () => {
 
   afterAll(async () => {
     for (const service of services) if (service.child.exitCode === null) service.child.kill('SIGKILL');
-    const pid = postmasterPid();
+    const pid = suitePostmaster();
     if (pid !== null && alive(pid)) process.kill(pid, 'SIGINT');
     if (pid !== null) await eventually(() => !alive(pid), 20_000).catch(() => undefined);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const pidFile = () => join(dir, 'data', 'postgres', 'postmaster.pid');
-  function postmasterPid(): number | null {
-    return dir && existsSync(pidFile()) ? Number(readFileSync(pidFile(), 'utf8').split('\n')[0]) : null;
-  }
-  function alive(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  }
+  /** The embedded PostgreSQL of this suite's data directory, once there is one. */
+  const suitePostmaster = (): number | null => (dir ? postmasterPid(dir) : null);
 
   async function start(adminKey: string): Promise<Service> {
     const port = await freePort();
@@ -69,7 +60,7 @@ describe('an embedded PostgreSQL orphaned by a killed service', () => {
     const adminKey = `psk_orphan_${randomBytes(16).toString('hex')}`;
 
     const first = await start(adminKey);
-    const postmaster = postmasterPid();
+    const postmaster = suitePostmaster();
     expect(postmaster).not.toBeNull();
     first.child.kill('SIGKILL');
     await first.exited;
@@ -77,14 +68,14 @@ describe('an embedded PostgreSQL orphaned by a killed service', () => {
 
     const second = await start(adminKey);
     expect(second.output()).toMatch(/Adopting the embedded PostgreSQL left running/);
-    expect(postmasterPid()).toBe(postmaster);
+    expect(suitePostmaster()).toBe(postmaster);
     const pets = await fetch(`${second.base}/pets`, { headers: { 'X-API-Key': adminKey } });
     expect(pets.status).toBe(200);
 
     second.child.kill('SIGTERM');
     expect(await second.exited).toEqual({ code: 0, signal: null });
     await eventually(() => !alive(postmaster as number), 20_000);
-    expect(existsSync(pidFile())).toBe(false);
+    expect(existsSync(join(dir, 'data', 'postgres', 'postmaster.pid'))).toBe(false);
     expect(existsSync(join(dir, 'data', 'postgres.owner'))).toBe(false);
   }, 120_000);
 });

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { alive, postmasterPid } from './support/processes.js';
 import {
   deleteRedisKeys,
   freePort,
@@ -81,21 +82,6 @@ async function onServer(server: string, sql: string): Promise<void> {
     await client.query(sql);
   } finally {
     await client.end();
-  }
-}
-
-/** The pid of the embedded PostgreSQL running under `dir`, or null when none runs there. */
-function postmasterPid(dir: string): number | null {
-  const pidFile = join(dir, 'data', 'postgres', 'postmaster.pid');
-  return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : null;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
