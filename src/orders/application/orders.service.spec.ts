@@ -356,12 +356,15 @@ describe('OrdersService', () => {
       expect(store.orders.all()).toEqual([]);
     });
 
-    it('keeps the key record of a refusal while undoing the refused writes', async () => {
-      // The refusal happens after the save in the real adapter's race; here: force it.
+    it('treats a store that fails after its writes as a fault, even with a refusal: everything undone, nothing remembered', async () => {
+      // A refusal is the rule's answer to a store that took nothing; one thrown by the store after it
+      // wrote is not a refusal to remember, and the whole transaction rolls back.
       failNextCreate(new InsufficientStockError(dog, 5, 1));
       await failure(service.place(alice, { petId: dog, quantity: 1 }, token('k3')));
       expect(quantity(dog)).toBe(5);
-      expect(store.tables.idempotency.size).toBe(1);
+      expect(store.tables.idempotency.size).toBe(0);
+      const retry = await service.place(alice, { petId: dog, quantity: 1 }, token('k3'));
+      expect(retry.replayed).toBe(false);
     });
 
     it('remembers nothing when the first attempt fails unexpectedly, so a retry places the order', async () => {

@@ -70,7 +70,11 @@ export class OrdersService {
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
     if (!idempotency) {
-      const placement = await this.uow.run((tx) => this.placeIn(tx, viewer, input));
+      const placement = await this.uow.run(async (tx) => {
+        const attempt = await this.tryPlace(tx, viewer, input);
+        if (attempt instanceof DomainError) throw attempt;
+        return attempt;
+      });
       this.reportPlaced(placement);
       return { order: placement.order, replayed: false };
     }
@@ -83,9 +87,10 @@ export class OrdersService {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
         return { outcome: previous.outcome, replayed: true, placement: null };
       }
-      const attempt = await this.attempt(tx, viewer, input);
-      await this.idempotency.record(viewer.keyId, idempotency.key, attempt.outcome, tx);
-      return { outcome: attempt.outcome, replayed: false, placement: attempt.placement };
+      const attempt = await this.tryPlace(tx, viewer, input);
+      const outcome = attempt instanceof DomainError ? refusedOutcome(attempt) : placedOutcome(attempt);
+      await this.idempotency.record(viewer.keyId, idempotency.key, outcome, tx);
+      return { outcome, replayed: false, placement: attempt instanceof DomainError ? null : attempt };
     });
     if (placement) this.reportPlaced(placement);
     return { order: replay(outcome), replayed };
@@ -123,19 +128,26 @@ export class OrdersService {
   }
 
   /**
-   * The line is locked, then one statement applies the rule, takes the units and
-   * inserts the order, so the line is locked for the shortest time (a hot pet's orders queue on
-   * that lock). The domain rule stays the judge: it names the refusal when the store
-   * took nothing, and a placement the rule would refuse is rolled back.
+   * One statement applies the rule, takes the units and inserts the order, so the
+   * line is locked for the shortest time (a hot pet's orders queue on that lock).
+   * The domain rule stays the judge: it names the refusal when the store took
+   * nothing. A refusal is returned, not thrown, and has written nothing: it can be
+   * remembered under an Idempotency-Key in the same transaction. A store that
+   * disagrees with the rule is a fault, thrown, and the transaction rolls back.
    */
-  private async placeIn(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Placement> {
+  private async tryPlace(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Placement | DomainError> {
     const placement = await this.orders.placeFromStock(input, viewer.keyId, tx);
-    if (!placement) throw new OrderPetNotFoundError(input.petId);
-    const after = placeOrder(placement.before, input.quantity); // throws the refusal of a line that took nothing
-    const { order } = placement;
-    if (!order) throw new Error(`The store refused an order on pet ${input.petId} that the rule allows`);
+    if (!placement) return new OrderPetNotFoundError(input.petId);
+    const { before, order } = placement;
+    const after = ruleOutcome(() => placeOrder(before, input.quantity));
+    if (!order) {
+      if (after instanceof DomainError) return after;
+      throw new Error(`The store refused an order on pet ${input.petId} that the rule allows`);
+    }
+    if (after instanceof DomainError)
+      throw new Error(`The store placed an order on pet ${input.petId} that the rule refuses`);
     const now = this.clock();
-    for (const event of inventoryLineEvents(placement.before, after, viewer.keyId, now)) tx.record(event);
+    for (const event of inventoryLineEvents(before, after, viewer.keyId, now)) tx.record(event);
     tx.record(orderPlaced(order, viewer.keyId, now));
     return { order, stockOut: after.quantity === 0 };
   }
@@ -157,28 +169,29 @@ export class OrdersService {
     if (placement.stockOut) this.metrics.stockOut(placement.order.petId);
   }
 
-  /** Places the order in a savepoint, so a refusal is remembered under the key while its writes are undone. */
-  private async attempt(
-    tx: Transaction,
-    viewer: OrderViewer,
-    input: NewOrder,
-  ): Promise<{ outcome: OrderOutcome; placement: Placement | null }> {
-    try {
-      const placement = await tx.savepoint(() => this.placeIn(tx, viewer, input));
-      return { outcome: { kind: 'placed', order: placement.order }, placement };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return {
-        outcome: { kind: 'refused', code: error.code, errorKind: error.kind, message: error.message },
-        placement: null,
-      };
-    }
-  }
-
   private async notOpen(tx: Transaction, id: number): Promise<DomainError> {
     return (await this.orders.findById(id, tx)) ? new OrderAlreadyCompleteError(id) : new OrderNotFoundError(id);
   }
 }
+
+/** The rule's answer: the line after it, or its refusal. */
+function ruleOutcome<T>(rule: () => T): T | DomainError {
+  try {
+    return rule();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+}
+
+const placedOutcome = (placement: Placement): OrderOutcome => ({ kind: 'placed', order: placement.order });
+
+const refusedOutcome = (refusal: DomainError): OrderOutcome => ({
+  kind: 'refused',
+  code: refusal.code,
+  errorKind: refusal.kind,
+  message: refusal.message,
+});
 
 function replay(outcome: OrderOutcome): Order {
   if (outcome.kind === 'refused') throw new ReplayedRefusal(outcome.code, outcome.errorKind, outcome.message);
