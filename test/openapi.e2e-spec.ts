@@ -218,6 +218,13 @@ describe('OpenAPI document (e2e)', () => {
       'order.cancelled': ['OrderCancelledEvent', 'OrderEventData'],
       'inventory.changed': ['InventoryChangedEvent', 'InventoryChangedData'],
       'pet.status_changed': ['PetStatusChangedEvent', 'PetStatusChangedData'],
+      // Catalogue changes carry the resource itself, in its own schema.
+      'pet.created': ['PetCreatedEvent', 'Pet'],
+      'pet.updated': ['PetUpdatedEvent', 'Pet'],
+      'pet.deleted': ['PetDeletedEvent', 'Pet'],
+      'category.created': ['CategoryCreatedEvent', 'Category'],
+      'category.updated': ['CategoryUpdatedEvent', 'Category'],
+      'category.deleted': ['CategoryDeletedEvent', 'Category'],
     };
     const WEBHOOK_EVENTS = { ...STORE_EVENTS, ping: ['PingEvent', 'PingData'] as [string, string] };
 

@@ -5,6 +5,7 @@ import { type Receiver, startReceiver } from './support/webhook-receiver.mjs';
 import { tally, WebhookServices } from './support/webhook-services.js';
 
 const ORDERS = 60;
+const SUBSCRIBED = ['order.placed', 'inventory.changed', 'pet.status_changed'];
 
 /**
  * At least once across a crash: the service (`node dist/petstore.cjs`, as `npm start` runs it) is killed
@@ -30,7 +31,7 @@ describe('webhook delivery across a SIGKILL (e2e)', () => {
     const first = await services.start('first');
     const hook = await services.call(first, 'POST', '/webhooks', {
       url: `${receiver.url}/crash`,
-      events: ['order.placed', 'inventory.changed', 'pet.status_changed'],
+      events: SUBSCRIBED,
     });
     expect(hook.status).toBe(201);
     const category = await services.call(first, 'POST', '/categories', { name: 'Cats' });
@@ -51,7 +52,10 @@ describe('webhook delivery across a SIGKILL (e2e)', () => {
     const beforeRestart = receiver.received.length;
 
     await services.start('second');
-    const events = (await services.query<{ id: string }>(`SELECT id FROM events ORDER BY id`)).map((r) => Number(r.id));
+    // The endpoint's types only: creating the category and the pet added catalogue events too.
+    const events = (
+      await services.query<{ id: string }>(`SELECT id FROM events WHERE type = ANY($1) ORDER BY id`, [SUBSCRIBED])
+    ).map((r) => Number(r.id));
     await eventually(
       () =>
         tally(

@@ -29,7 +29,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
     beforeEach(async () => {
       store = await open();
-      categoryId = (await store.categories.create({ name: `Contract ${Math.random()}` })).id;
+      categoryId = (await store.uow.run((tx) => store.categories.create({ name: `Contract ${Math.random()}` }, tx))).id;
     });
 
     const create = (name: string, status: 'available' | 'pending' | 'sold' = 'available', category = categoryId) =>
@@ -108,7 +108,9 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
         ids.push((await create(`M ${ids.length}`, status)).id);
       }
       // A later category with pets of its own: a page of the first must stop at the first's last pet.
-      const other = (await store.categories.create({ name: `Contract other ${Math.random()}` })).id;
+      const other = (
+        await store.uow.run((tx) => store.categories.create({ name: `Contract other ${Math.random()}` }, tx))
+      ).id;
       const others = [(await create('O 1', 'available', other)).id, (await create('O 2', 'sold', other)).id];
       const reads = [
         () => store.pets.findPage({}, firstPage(3)),

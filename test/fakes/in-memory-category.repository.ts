@@ -23,6 +23,11 @@ export class InMemoryCategoryRepository implements CategoryRepository {
     return this.tables.categories.get(id) ?? null;
   }
 
+  /** As `findById`: the fake's transactions run one at a time, so there is nothing to lock. */
+  async findForUpdate(id: number): Promise<Category | null> {
+    return this.findById(id);
+  }
+
   async exists(id: number): Promise<boolean> {
     return this.tables.categories.has(id);
   }

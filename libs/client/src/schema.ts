@@ -532,6 +532,66 @@ export interface components {
              */
             description?: string;
         };
+        /** @description `POST /categories` created a category */
+        CategoryCreatedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["Category"];
+        };
+        /** @description `DELETE /categories/{categoryId}` deleted a category: `data` is the category as it was */
+        CategoryDeletedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category.deleted";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["Category"];
+        };
+        /** @description `PUT /categories/{categoryId}` changed a category (a replace that changes nothing sends none) */
+        CategoryUpdatedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["Category"];
+        };
         /** @description One UTC day of an API key's traffic as the rate limiter counted it */
         DailyUsage: {
             /**
@@ -628,12 +688,12 @@ export interface components {
             status: number;
         };
         /** @description Something that happened in the store, as the feed lists it and webhooks POST it. Ids increase in commit order. */
-        Event: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"];
+        Event: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"] | components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["PetDeletedEvent"] | components["schemas"]["CategoryCreatedEvent"] | components["schemas"]["CategoryUpdatedEvent"] | components["schemas"]["CategoryDeletedEvent"];
         /**
-         * @description What happened: an order placed, completed or cancelled; stock or a pet status changed
+         * @description What happened: an order placed, completed or cancelled; stock or a pet status changed; a pet or a category created, updated or deleted
          * @enum {string}
          */
-        EventType: "order.placed" | "order.completed" | "order.cancelled" | "inventory.changed" | "pet.status_changed";
+        EventType: "order.placed" | "order.completed" | "order.cancelled" | "inventory.changed" | "pet.status_changed" | "pet.created" | "pet.updated" | "pet.deleted" | "category.created" | "category.updated" | "category.deleted";
         /** @description A pet's units in stock changed, with its status before and after */
         InventoryChangedData: {
             /**
@@ -991,6 +1051,46 @@ export interface components {
             categoryId: number;
             status?: components["schemas"]["PetStatus"];
         };
+        /** @description `POST /pets` added a pet */
+        PetCreatedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["Pet"];
+        };
+        /** @description `DELETE /pets/{petId}` deleted a pet: `data` is the pet as it was */
+        PetDeletedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.deleted";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["Pet"];
+        };
         /** @description Any subset of the fields of NewPet */
         PetPatch: {
             /**
@@ -1040,6 +1140,26 @@ export interface components {
              */
             occurredAt: string;
             data: components["schemas"]["PetStatusChangedData"];
+        };
+        /** @description `PUT` or `PATCH /pets/{petId}` changed a pet (an edit that changes nothing sends none) */
+        PetUpdatedEvent: {
+            /**
+             * Format: int64
+             * @description Event id: increases in commit order
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            occurredAt: string;
+            data: components["schemas"]["Pet"];
         };
         /** @description A list of pets */
         Pets: components["schemas"]["Pet"][];
@@ -1162,7 +1282,7 @@ export interface components {
             createdAt: string;
         };
         /** @description What a webhook endpoint receives: an `Event`, or the `PingEvent` of `POST /webhooks/{webhookId}/test` */
-        WebhookEvent: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderCompletedEvent"] | components["schemas"]["OrderCancelledEvent"] | components["schemas"]["InventoryChangedEvent"] | components["schemas"]["PetStatusChangedEvent"] | components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["PetDeletedEvent"] | components["schemas"]["CategoryCreatedEvent"] | components["schemas"]["CategoryUpdatedEvent"] | components["schemas"]["CategoryDeletedEvent"] | components["schemas"]["PingEvent"];
         /** @description Fields to change; `enabled: true` re-enables an endpoint disabled after failing too long */
         WebhookUpdate: {
             /**

@@ -3,6 +3,7 @@ import {
   createInMemoryDatabase,
   type InMemoryCategoryRepository,
   type InMemoryPetRepository,
+  type InMemoryUnitOfWork,
 } from '../../../test/fakes/index.js';
 import { CategoryInUseError, CategoryNameTakenError, CategoryNotFoundError } from '../domain/category.errors.js';
 import { CategoriesService } from './categories.service.js';
@@ -10,11 +11,13 @@ import { CategoriesService } from './categories.service.js';
 describe('CategoriesService', () => {
   let categories: InMemoryCategoryRepository;
   let pets: InMemoryPetRepository;
+  let uow: InMemoryUnitOfWork;
   let service: CategoriesService;
+  const now = new Date('2026-11-21T10:00:00Z');
 
   beforeEach(() => {
-    ({ categories, pets } = createInMemoryDatabase());
-    service = new CategoriesService(categories);
+    ({ categories, pets, uow } = createInMemoryDatabase());
+    service = new CategoriesService(categories, uow, () => now);
   });
 
   describe('create', () => {
@@ -138,6 +141,50 @@ describe('CategoriesService', () => {
 
     it('throws CategoryNotFoundError for an unknown id', async () => {
       await expect(service.remove(9)).rejects.toThrow('Category 9 does not exist');
+    });
+  });
+
+  describe('events', () => {
+    const actor = 7;
+    const recorded = () => uow.committedEvents;
+
+    it('records CategoryCreated with the category as saved and the acting key', async () => {
+      const dogs = await service.create({ name: 'Dogs', description: 'Loyal' }, actor);
+      expect(recorded()).toEqual([{ type: 'CategoryCreated', category: dogs, actorKeyId: actor, occurredAt: now }]);
+    });
+
+    it('records CategoryUpdated with the category as saved, only when the replace changes it', async () => {
+      const dogs = await service.create({ name: 'Dogs', description: 'Loyal' });
+      const hounds = await service.replace(dogs.id, { name: 'Hounds' }, actor);
+      await service.replace(dogs.id, { name: 'Hounds' }, actor); // the same fields: no change, no event
+      expect(recorded().slice(1)).toEqual([
+        { type: 'CategoryUpdated', category: hounds, actorKeyId: actor, occurredAt: now },
+      ]);
+      expect(hounds).toStrictEqual({ id: dogs.id, name: 'Hounds' });
+    });
+
+    it('records CategoryDeleted with the category as it was before the delete', async () => {
+      const dogs = await service.create({ name: 'Dogs', description: 'Loyal' });
+      await service.remove(dogs.id, actor);
+      expect(recorded().slice(1)).toEqual([
+        { type: 'CategoryDeleted', category: dogs, actorKeyId: actor, occurredAt: now },
+      ]);
+    });
+
+    it('records nothing for a refused change (name taken, not found, in use), which rolls back', async () => {
+      const dogs = await service.create({ name: 'Dogs' });
+      const cats = await service.create({ name: 'Cats' });
+      await pets.create({ name: 'Rex', categoryId: dogs.id, status: 'available' });
+      const before = recorded().length;
+      const rollbacks = uow.rollbacks;
+      await expect(service.create({ name: 'DOGS' }, actor)).rejects.toBeInstanceOf(CategoryNameTakenError);
+      await expect(service.replace(cats.id, { name: 'dogs' }, actor)).rejects.toBeInstanceOf(CategoryNameTakenError);
+      await expect(service.replace(99, { name: 'Birds' }, actor)).rejects.toBeInstanceOf(CategoryNotFoundError);
+      await expect(service.remove(dogs.id, actor)).rejects.toBeInstanceOf(CategoryInUseError);
+      await expect(service.remove(99, actor)).rejects.toBeInstanceOf(CategoryNotFoundError);
+      expect(recorded()).toHaveLength(before);
+      expect(uow.rollbacks - rollbacks).toBe(5);
+      expect(categories.all()).toEqual([dogs, cats]);
     });
   });
 });

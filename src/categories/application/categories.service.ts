@@ -1,13 +1,23 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import type { Category, CategoryDraft } from '../domain/category.js';
+import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { type Category, type CategoryDraft, sameCategory } from '../domain/category.js';
+import { categoryCreated, categoryDeleted, categoryUpdated } from '../domain/category.events.js';
 import { CategoryNotFoundError } from '../domain/category.errors.js';
 import { CATEGORY_REPOSITORY, type CategoryRepository } from '../domain/category.repository.js';
 
-/** Use cases for categories. */
+/**
+ * Use cases for categories. Each change runs in one transaction with the event it
+ * records (`actorKeyId`: the key making it), so a refused change records none.
+ */
 @Injectable()
 export class CategoriesService {
-  constructor(@Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository) {}
+  constructor(
+    @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
+    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+  ) {}
 
   list(page: PageRequest): Promise<Page<Category>> {
     return this.categories.findPage(page);
@@ -19,17 +29,30 @@ export class CategoriesService {
     return category;
   }
 
-  create(draft: CategoryDraft): Promise<Category> {
-    return this.categories.create(draft);
+  create(draft: CategoryDraft, actorKeyId: number | null = null): Promise<Category> {
+    return this.uow.run(async (tx) => {
+      const category = await this.categories.create(draft, tx);
+      tx.record(categoryCreated(category, actorKeyId, this.clock()));
+      return category;
+    });
   }
 
-  async replace(id: number, draft: CategoryDraft): Promise<Category> {
-    const category = await this.categories.replace(id, draft);
-    if (!category) throw new CategoryNotFoundError(id);
-    return category;
+  replace(id: number, draft: CategoryDraft, actorKeyId: number | null = null): Promise<Category> {
+    return this.uow.run(async (tx) => {
+      const current = await this.categories.findForUpdate(id, tx);
+      if (!current) throw new CategoryNotFoundError(id);
+      const saved = await this.categories.replace(id, draft, tx);
+      if (!saved) throw new CategoryNotFoundError(id);
+      if (!sameCategory(saved, current)) tx.record(categoryUpdated(saved, actorKeyId, this.clock()));
+      return saved;
+    });
   }
 
-  async remove(id: number): Promise<void> {
-    if (!(await this.categories.delete(id))) throw new CategoryNotFoundError(id);
+  async remove(id: number, actorKeyId: number | null = null): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const category = await this.categories.findForUpdate(id, tx);
+      if (!category || !(await this.categories.delete(id, tx))) throw new CategoryNotFoundError(id);
+      tx.record(categoryDeleted(category, actorKeyId, this.clock()));
+    });
   }
 }

@@ -1,20 +1,24 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { Category, CategoryDraft } from './category.js';
 
 /**
- * Port: category persistence. Adapters enforce case-insensitive name uniqueness
- * (throwing `CategoryNameTakenError`) and refuse to delete a category that pets
- * reference (throwing `CategoryInUseError`), atomically.
+ * Port: category persistence. Writes run in the unit of work's transaction `tx`.
+ * Adapters enforce case-insensitive name uniqueness (throwing
+ * `CategoryNameTakenError`) and refuse to delete a category that pets reference
+ * (throwing `CategoryInUseError`), atomically.
  */
 export interface CategoryRepository {
   findById(id: number): Promise<Category | null>;
+  /** Reads the category in `tx` and locks it until `tx` ends, so what a use case compares is what it changes. */
+  findForUpdate(id: number, tx: Transaction): Promise<Category | null>;
   exists(id: number): Promise<boolean>;
   findPage(page: PageRequest): Promise<Page<Category>>;
-  create(draft: CategoryDraft): Promise<Category>;
+  create(draft: CategoryDraft, tx: Transaction): Promise<Category>;
   /** Replaces all fields; null when the category does not exist. */
-  replace(id: number, draft: CategoryDraft): Promise<Category | null>;
+  replace(id: number, draft: CategoryDraft, tx: Transaction): Promise<Category | null>;
   /** False when the category does not exist. */
-  delete(id: number): Promise<boolean>;
+  delete(id: number, tx: Transaction): Promise<boolean>;
 }
 
 export const CATEGORY_REPOSITORY = Symbol('CategoryRepository');

@@ -8,3 +8,8 @@ export interface CategoryDraft {
 export interface Category extends CategoryDraft {
   readonly id: number;
 }
+
+/** Whether a replace left every field as it was (then it is no change, and no event). */
+export function sameCategory(a: Category, b: Category): boolean {
+  return a.id === b.id && a.name === b.name && a.description === b.description;
+}

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScope } from '@petstore/auth';
+import { type ApiKey, CurrentApiKey, RequireScope } from '@petstore/auth';
 import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
 import { ApiErrors } from '../../shared/http/api-docs.js';
@@ -57,8 +57,12 @@ export class CategoriesController {
     headers: { Location: { description: 'URL of the new category', schema: { type: 'string' } } },
   })
   @ApiErrors(NAME_TAKEN)
-  async create(@Body() body: NewCategoryDto, @Res({ passthrough: true }) res: Response): Promise<CategoryResponse> {
-    const category = await this.categories.create(body);
+  async create(
+    @Body() body: NewCategoryDto,
+    @CurrentApiKey() key: ApiKey,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CategoryResponse> {
+    const category = await this.categories.create(body, key.id);
     res.setHeader('Location', `/categories/${category.id}`);
     return CategoryResponse.from(category);
   }
@@ -81,8 +85,12 @@ export class CategoriesController {
   })
   @ApiOkResponse({ type: CategoryResponse, description: 'The updated category' })
   @ApiErrors(NOT_FOUND, NAME_TAKEN)
-  async replace(@Param('categoryId', CategoryId) id: number, @Body() body: NewCategoryDto): Promise<CategoryResponse> {
-    return CategoryResponse.from(await this.categories.replace(id, body));
+  async replace(
+    @Param('categoryId', CategoryId) id: number,
+    @Body() body: NewCategoryDto,
+    @CurrentApiKey() key: ApiKey,
+  ): Promise<CategoryResponse> {
+    return CategoryResponse.from(await this.categories.replace(id, body, key.id));
   }
 
   @Delete(':categoryId')
@@ -95,7 +103,7 @@ export class CategoriesController {
   })
   @ApiNoContentResponse({ description: 'The category was deleted' })
   @ApiErrors(NOT_FOUND, ['Pets still belong to the category', new CategoryInUseError(7)])
-  async remove(@Param('categoryId', CategoryId) id: number): Promise<void> {
-    await this.categories.remove(id);
+  async remove(@Param('categoryId', CategoryId) id: number, @CurrentApiKey() key: ApiKey): Promise<void> {
+    await this.categories.remove(id, key.id);
   }
 }

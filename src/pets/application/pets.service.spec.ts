@@ -265,4 +265,69 @@ describe('PetsService', () => {
       expect(store.tables.inventory.size).toBe(0);
     });
   });
+
+  describe('events', () => {
+    const actor = 7;
+    const now = new Date('2026-11-21T10:00:00Z');
+    // Only the events of `clocked`: set-up through `service` stamps them with the system clock.
+    const recorded = () => store.uow.committedEvents.filter((e) => e.occurredAt === now);
+    let clocked: PetsService;
+
+    beforeEach(() => {
+      clocked = new PetsService(store.pets, store.categories, store.inventory, store.uow, () => now);
+    });
+
+    it('records PetCreated with the pet as saved and the acting key', async () => {
+      const rex = await clocked.create({ name: 'Rex', categoryId: dogs }, actor);
+      expect(recorded()).toEqual([{ type: 'PetCreated', pet: rex, actorKeyId: actor, occurredAt: now }]);
+    });
+
+    it('records PetUpdated with the pet as saved on PUT and PATCH, and PetStatusChanged too when the status changed', async () => {
+      const rex = await service.create({ name: 'Rex', categoryId: dogs });
+      const max = await clocked.patch(rex.id, { name: 'Max' }, actor);
+      const sold = await clocked.replace(rex.id, { name: 'Max', categoryId: cats, status: 'sold' }, actor);
+      expect(recorded()).toEqual([
+        { type: 'PetUpdated', pet: max, actorKeyId: actor, occurredAt: now },
+        { type: 'PetUpdated', pet: sold, actorKeyId: actor, occurredAt: now },
+        {
+          type: 'PetStatusChanged',
+          petId: rex.id,
+          oldStatus: 'available',
+          newStatus: 'sold',
+          actorKeyId: actor,
+          occurredAt: now,
+        },
+      ]);
+    });
+
+    it('records nothing for an edit that changes no field', async () => {
+      const rex = await service.create({ name: 'Rex', categoryId: dogs, status: 'pending' });
+      await clocked.patch(rex.id, {}, actor);
+      await clocked.patch(rex.id, { name: 'Rex' }, actor);
+      await clocked.replace(rex.id, { name: 'Rex', categoryId: dogs, status: 'pending' }, actor);
+      expect(recorded()).toEqual([]);
+    });
+
+    it('records PetDeleted with the pet as it was before the delete', async () => {
+      const rex = await service.create({ name: 'Rex', categoryId: dogs, status: 'sold' });
+      await clocked.remove(rex.id, actor);
+      expect(recorded()).toEqual([{ type: 'PetDeleted', pet: rex, actorKeyId: actor, occurredAt: now }]);
+    });
+
+    it('records nothing for a refused change (missing pet or category, orders on the pet), which rolls back', async () => {
+      const rex = await service.create({ name: 'Rex', categoryId: dogs });
+      await store.orders.create({ petId: rex.id, quantity: 1 }, 1);
+      const rollbacks = store.uow.rollbacks;
+      await expectCategoryNotFound(clocked.create({ name: 'Max', categoryId: missingCategory }, actor));
+      await expectCategoryNotFound(clocked.patch(rex.id, { name: 'Max', categoryId: missingCategory }, actor));
+      await expect(clocked.replace(42, { name: 'Max', categoryId: dogs }, actor)).rejects.toBeInstanceOf(
+        PetNotFoundError,
+      );
+      await expect(clocked.remove(rex.id, actor)).rejects.toBeInstanceOf(PetHasOrdersError);
+      await expect(clocked.remove(42, actor)).rejects.toBeInstanceOf(PetNotFoundError);
+      expect(recorded()).toEqual([]);
+      expect(store.uow.rollbacks - rollbacks).toBe(4); // the create is refused before its transaction
+      expect(store.pets.all()).toEqual([rex]);
+    });
+  });
 });

@@ -3,8 +3,8 @@ import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/i
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet } from '../domain/pet.js';
-import { petStatusChanged } from '../domain/pet.events.js';
+import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet, samePet } from '../domain/pet.js';
+import { petCreated, petDeleted, petStatusChanged, petUpdated } from '../domain/pet.events.js';
 import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
@@ -30,17 +30,18 @@ export class PetsService {
     return pet;
   }
 
-  async create(draft: PetDraft): Promise<Pet> {
+  /** `actorKeyId`: the key making the change, named in the events it causes. */
+  async create(draft: PetDraft, actorKeyId: number | null = null): Promise<Pet> {
     await this.requireCategory(draft.categoryId);
     // A pet is an inventory line: it never exists without its inventory entry.
     return this.uow.run(async (tx) => {
       const pet = await this.pets.create(newPet(draft), tx);
       await this.inventory.createLine(pet.id, tx);
+      tx.record(petCreated(pet, actorKeyId, this.clock()));
       return pet;
     });
   }
 
-  /** `actorKeyId`: the key making the change, named in the events it causes. */
   async replace(id: number, draft: PetDraft, actorKeyId: number | null = null): Promise<Pet> {
     return this.edit(id, (pet) => replacePet(pet, draft), actorKeyId);
   }
@@ -53,12 +54,15 @@ export class PetsService {
    * Deletes the pet and its inventory line. The line is locked first, as every store
    * use case does, so a delete and an order placed at the same time take their
    * locks in one order and one waits for the other: the order then finds no pet
-   * (422), or the delete finds the order (409 `PET_HAS_ORDERS`).
+   * (422), or the delete finds the order (409 `PET_HAS_ORDERS`). The pet is read
+   * under that lock, so the event tells what was deleted.
    */
-  async remove(id: number): Promise<void> {
+  async remove(id: number, actorKeyId: number | null = null): Promise<void> {
     await this.uow.run(async (tx) => {
       await this.inventory.lock(id, tx);
-      if (!(await this.pets.delete(id, tx))) throw new PetNotFoundError(id);
+      const pet = await this.pets.findById(id, tx);
+      if (!pet || !(await this.pets.delete(id, tx))) throw new PetNotFoundError(id);
+      tx.record(petDeleted(pet, actorKeyId, this.clock()));
     });
   }
 
@@ -75,8 +79,11 @@ export class PetsService {
       if (!current) throw new PetNotFoundError(id);
       const saved = await this.pets.update(change(current), tx);
       if (!saved) throw new PetNotFoundError(id);
+      if (samePet(saved, current)) return saved;
+      const now = this.clock();
+      tx.record(petUpdated(saved, actorKeyId, now));
       if (saved.status !== current.status) {
-        tx.record(petStatusChanged(id, current.status, saved.status, actorKeyId, this.clock()));
+        tx.record(petStatusChanged(id, current.status, saved.status, actorKeyId, now));
       }
       return saved;
     });

@@ -37,3 +37,8 @@ export function patchPet(pet: Pet, changes: PetChanges): Pet {
     status: changes.status ?? pet.status,
   };
 }
+
+/** Whether an edit left every field as it was (then it is no change, and no event). */
+export function samePet(a: Pet, b: Pet): boolean {
+  return a.id === b.id && a.name === b.name && a.categoryId === b.categoryId && a.status === b.status;
+}

@@ -96,8 +96,12 @@ export class PetsController {
     headers: { Location: { description: 'URL of the new pet', schema: { type: 'string' } } },
   })
   @ApiErrors(CATEGORY_MISSING)
-  async create(@Body() body: NewPetDto, @Res({ passthrough: true }) res: Response): Promise<PetResponse> {
-    const pet = await this.pets.create(body);
+  async create(
+    @Body() body: NewPetDto,
+    @CurrentApiKey() key: ApiKey,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PetResponse> {
+    const pet = await this.pets.create(body, key.id);
     res.setHeader('Location', `/pets/${pet.id}`);
     return PetResponse.from(pet);
   }
@@ -166,7 +170,7 @@ export class PetsController {
   })
   @ApiNoContentResponse({ description: 'The pet was deleted' })
   @ApiErrors(NOT_FOUND, ['Orders reference the pet', new PetHasOrdersError(42)])
-  async remove(@Param('petId', PetId) id: number): Promise<void> {
-    await this.pets.remove(id);
+  async remove(@Param('petId', PetId) id: number, @CurrentApiKey() key: ApiKey): Promise<void> {
+    await this.pets.remove(id, key.id);
   }
 }

@@ -60,4 +60,36 @@ describe('event visibility', () => {
     expect(completed).toMatchObject({ type: 'order.completed', data: { shipDate: at.toISOString() } });
     expect(toStoreEvent({ type: 'LoyaltyEarned', occurredAt: at, actorKeyId: null })).toBeNull();
   });
+
+  describe('catalogue changes', () => {
+    const rex = { id: 7, name: 'Rex', categoryId: 2, status: 'sold' };
+    const dogs = { id: 2, name: 'Dogs', description: 'Loyal' };
+    const cats = { id: 3, name: 'Cats' };
+
+    it.each([
+      ['PetCreated', 'pet.created'],
+      ['PetUpdated', 'pet.updated'],
+      ['PetDeleted', 'pet.deleted'],
+    ])('publishes %s as %s with the pet as the API returns it, to every key', (type, published_) => {
+      const event = published({ type, pet: { ...rex, internal: 'not for clients' } });
+      expect(event).toEqual({ type: published_, occurredAt: at, ownerKeyId: null, data: rex });
+      for (const viewer of [alice, bob, admin]) expect(canSee(viewer, event)).toBe(true);
+    });
+
+    it.each([
+      ['CategoryCreated', 'category.created'],
+      ['CategoryUpdated', 'category.updated'],
+      ['CategoryDeleted', 'category.deleted'],
+    ])('publishes %s as %s with the category as the API returns it, to every key', (type, published_) => {
+      expect(published({ type, category: dogs })).toEqual({
+        type: published_,
+        occurredAt: at,
+        ownerKeyId: null,
+        data: dogs,
+      });
+      const withoutDescription = published({ type, category: cats });
+      expect(withoutDescription.data).toStrictEqual({ id: 3, name: 'Cats' });
+      for (const viewer of [alice, bob, admin]) expect(canSee(viewer, withoutDescription)).toBe(true);
+    });
+  });
 });

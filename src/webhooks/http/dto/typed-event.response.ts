@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { CategoryResponse } from '../../../categories/index.js';
+import { PetResponse } from '../../../pets/index.js';
 import type { StoreEventType } from '../../domain/store-event.js';
 import {
   InventoryChangedDataSchema,
@@ -60,6 +62,38 @@ export const STORE_EVENT_SCHEMAS: Readonly<Record<StoreEventType, Type>> = {
     'PetStatusChangedEvent',
     "A pet's status changed, whatever changed it",
     PetStatusChangedDataSchema,
+  ),
+  // Catalogue changes carry the resource as the API returns it (for a deletion, as it was last).
+  'pet.created': storeEventSchema('pet.created', 'PetCreatedEvent', '`POST /pets` added a pet', PetResponse),
+  'pet.updated': storeEventSchema(
+    'pet.updated',
+    'PetUpdatedEvent',
+    '`PUT` or `PATCH /pets/{petId}` changed a pet (an edit that changes nothing sends none)',
+    PetResponse,
+  ),
+  'pet.deleted': storeEventSchema(
+    'pet.deleted',
+    'PetDeletedEvent',
+    '`DELETE /pets/{petId}` deleted a pet: `data` is the pet as it was',
+    PetResponse,
+  ),
+  'category.created': storeEventSchema(
+    'category.created',
+    'CategoryCreatedEvent',
+    '`POST /categories` created a category',
+    CategoryResponse,
+  ),
+  'category.updated': storeEventSchema(
+    'category.updated',
+    'CategoryUpdatedEvent',
+    '`PUT /categories/{categoryId}` changed a category (a replace that changes nothing sends none)',
+    CategoryResponse,
+  ),
+  'category.deleted': storeEventSchema(
+    'category.deleted',
+    'CategoryDeletedEvent',
+    '`DELETE /categories/{categoryId}` deleted a category: `data` is the category as it was',
+    CategoryResponse,
   ),
 };
 
