@@ -35,6 +35,8 @@ export interface WebhooksConfig {
   readonly allowHttp: boolean;
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS=true: loopback/private/link-local targets are accepted (tests only). */
   readonly allowPrivateTargets: boolean;
+  /** WEBHOOKS_ALLOWED_PORTS: ports a target may name; unset: 443 (and 80 with http); `any`: every port (tests only). */
+  readonly allowedPorts: readonly number[] | 'any';
   /** WEBHOOKS_SECRET_KEY: base64 of 32 bytes encrypting the signing secrets; unset: a key file in DATA_DIR. */
   readonly secretKey: Buffer | undefined;
   /** WEBHOOKS_DISPATCHER=false: this instance sends nothing (another one does). */
@@ -183,11 +185,25 @@ function parseSecretKey(env: Env): Buffer | undefined {
   return key;
 }
 
+function parseAllowedPorts(env: Env, allowHttp: boolean): readonly number[] | 'any' {
+  const raw = env.WEBHOOKS_ALLOWED_PORTS?.trim();
+  if (raw === undefined || raw === '') return allowHttp ? [443, 80] : [443];
+  if (raw.toLowerCase() === 'any') return 'any';
+  return raw.split(',').map((item) => {
+    const port = Number(item.trim());
+    if (item.trim() === '' || !Number.isInteger(port) || port < 1 || port > 65535)
+      throw new ConfigError(`WEBHOOKS_ALLOWED_PORTS must be comma-separated port numbers or 'any', got '${raw}'`);
+    return port;
+  });
+}
+
 function loadWebhooksConfig(env: Env): WebhooksConfig {
   const hour = 3_600_000;
+  const allowHttp = parseBoolean(env, 'WEBHOOKS_ALLOW_HTTP', false);
   const config: WebhooksConfig = {
-    allowHttp: parseBoolean(env, 'WEBHOOKS_ALLOW_HTTP', false),
+    allowHttp,
     allowPrivateTargets: parseBoolean(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    allowedPorts: parseAllowedPorts(env, allowHttp),
     secretKey: parseSecretKey(env),
     dispatcher: parseBoolean(env, 'WEBHOOKS_DISPATCHER', true),
     pollIntervalMs: parsePositiveInt(env, 'WEBHOOKS_POLL_INTERVAL_MS', 1_000),
