@@ -39,6 +39,7 @@ describe('loadAppConfig', () => {
         allowHttp: false,
         allowPrivateTargets: false,
         allowedPorts: [443],
+        caFile: undefined,
         secretKey: undefined,
         dispatcher: true,
         timeoutMs: 5_000,
@@ -62,6 +63,13 @@ describe('loadAppConfig', () => {
     ['EVENTS_RETENTION_DAYS', '-1'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(ConfigError);
+  });
+
+  it('bounds the delivery deadline at 30 s, with a message naming the variable', () => {
+    expect(loadAppConfig({ WEBHOOKS_TIMEOUT_MS: '30000' }).webhooks.timeoutMs).toBe(30_000);
+    expect(configError({ WEBHOOKS_TIMEOUT_MS: '30001' }).message).toBe(
+      "WEBHOOKS_TIMEOUT_MS must be at most 30000 (30 s), got '30001'",
+    );
   });
 
   it('allows port 80 besides 443 where http is allowed; WEBHOOKS_ALLOWED_PORTS replaces both', () => {
@@ -94,6 +102,7 @@ describe('loadAppConfig', () => {
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOKS_ALLOWED_PORTS: '443, 8443',
+      WEBHOOKS_CA_FILE: '/etc/petstore/ca.pem',
       WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
       WEBHOOKS_DISPATCHER: 'false',
       WEBHOOKS_POLL_INTERVAL_MS: '250',
@@ -126,6 +135,7 @@ describe('loadAppConfig', () => {
         allowHttp: true,
         allowPrivateTargets: true,
         allowedPorts: [443, 8443],
+        caFile: '/etc/petstore/ca.pem',
         secretKey: Buffer.alloc(32, 7),
         dispatcher: false,
         pollIntervalMs: 250,
