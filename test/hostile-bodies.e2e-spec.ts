@@ -51,7 +51,11 @@ describe('hostile bodies on every body-taking operation', () => {
 
   beforeAll(async () => {
     // Webhook endpoints on this machine's loopback address (never called: no dispatcher in a test app).
-    t = await createTestApp({ WEBHOOKS_ALLOW_HTTP: 'true', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
+    t = await createTestApp({
+      WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_ALLOWED_PORTS: 'any',
+    });
     await t.reset();
     const setup = await storeSetup(t, 'Hostile bodies');
     admin = setup.admin;

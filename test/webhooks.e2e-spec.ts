@@ -45,6 +45,7 @@ describe('webhooks and the event feed (e2e)', () => {
       WEBHOOKS_DISPATCHER: 'true',
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_ALLOWED_PORTS: 'any', // the receiver listens on a random port
       WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'),
       WEBHOOKS_POLL_INTERVAL_MS: '50',
       WEBHOOKS_RETRY_BASE_MS: '100',
@@ -270,6 +271,7 @@ describe('webhooks and the event feed (e2e)', () => {
       ['http', 'http://example.com/hook'],
       ['loopback', 'https://127.0.0.1/hook'],
       ['loopback by name', 'https://localhost/hook'],
+      ['loopback as one number', 'https://2130706433/hook'],
       ['IPv6 loopback', 'https://[::1]/hook'],
       ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook'],
       ['private', 'https://10.1.2.3/hook'],
@@ -278,7 +280,8 @@ describe('webhooks and the event feed (e2e)', () => {
       ['unique local IPv6', 'https://[fd00:ec2::254]/'],
       ['credentials', 'https://user:pw@8.8.8.8/hook'],
       ['not a URL', 'hook'],
-      ['a host that does not resolve', 'https://no-such-host.invalid/hook'],
+      ['a name that public DNS never serves', 'https://no-such-host.invalid/hook'],
+      ['a port other than 443', 'https://example.com:8443/hook'],
     ])('refuses %s with 422 WEBHOOK_TARGET_NOT_ALLOWED', async (_name, url) => {
       const res = await request(strict.http)
         .post('/webhooks')
@@ -286,6 +289,15 @@ describe('webhooks and the event feed (e2e)', () => {
         .send({ url, events: ['order.placed'] });
       expect(res.status).toBe(422);
       expect(res.body).toEqual(errorBody('WEBHOOK_TARGET_NOT_ALLOWED', 422));
+    });
+
+    it('accepts a name without resolving it: a receiver may not be in DNS yet (deliveries check its addresses)', async () => {
+      const dave = await issueStoreKey(t, ['read', 'write']);
+      await request(strict.http)
+        .post('/webhooks')
+        .set(KEY, dave.secret)
+        .send({ url: 'https://not-in-dns-yet.example.com/hook', events: ['order.placed'] })
+        .expect(201);
     });
 
     it('refuses a PATCH to a private URL too', async () => {

@@ -38,6 +38,8 @@ describe('loadAppConfig', () => {
       expect(config.webhooks).toMatchObject({
         allowHttp: false,
         allowPrivateTargets: false,
+        allowedPorts: [443],
+        caFile: undefined,
         secretKey: undefined,
         dispatcher: true,
         timeoutMs: 5_000,
@@ -54,9 +56,25 @@ describe('loadAppConfig', () => {
     ['WEBHOOKS_SECRET_KEY', Buffer.alloc(16).toString('base64')],
     ['WEBHOOKS_ALLOW_HTTP', 'maybe'],
     ['WEBHOOKS_POLL_INTERVAL_MS', '0'],
+    ['WEBHOOKS_ALLOWED_PORTS', '443,'],
+    ['WEBHOOKS_ALLOWED_PORTS', '0'],
+    ['WEBHOOKS_ALLOWED_PORTS', '65536'],
+    ['WEBHOOKS_ALLOWED_PORTS', 'https'],
     ['EVENTS_RETENTION_DAYS', '-1'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(ConfigError);
+  });
+
+  it('bounds the delivery deadline at 30 s, with a message naming the variable', () => {
+    expect(loadAppConfig({ WEBHOOKS_TIMEOUT_MS: '30000' }).webhooks.timeoutMs).toBe(30_000);
+    expect(configError({ WEBHOOKS_TIMEOUT_MS: '30001' }).message).toBe(
+      "WEBHOOKS_TIMEOUT_MS must be at most 30000 (30 s), got '30001'",
+    );
+  });
+
+  it('allows port 80 besides 443 where http is allowed; WEBHOOKS_ALLOWED_PORTS replaces both', () => {
+    expect(loadAppConfig({ WEBHOOKS_ALLOW_HTTP: 'true' }).webhooks.allowedPorts).toEqual([443, 80]);
+    expect(loadAppConfig({ WEBHOOKS_ALLOWED_PORTS: 'ANY' }).webhooks.allowedPorts).toBe('any');
   });
 
   it('refuses a retry maximum below the base', () => {
@@ -83,6 +101,8 @@ describe('loadAppConfig', () => {
       USAGE_RETENTION_DAYS: '120',
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_ALLOWED_PORTS: '443, 8443',
+      WEBHOOKS_CA_FILE: '/etc/petstore/ca.pem',
       WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
       WEBHOOKS_DISPATCHER: 'false',
       WEBHOOKS_POLL_INTERVAL_MS: '250',
@@ -114,6 +134,8 @@ describe('loadAppConfig', () => {
       webhooks: {
         allowHttp: true,
         allowPrivateTargets: true,
+        allowedPorts: [443, 8443],
+        caFile: '/etc/petstore/ca.pem',
         secretKey: Buffer.alloc(32, 7),
         dispatcher: false,
         pollIntervalMs: 250,

@@ -35,12 +35,17 @@ export interface WebhooksConfig {
   readonly allowHttp: boolean;
   /** WEBHOOKS_ALLOW_PRIVATE_TARGETS=true: loopback/private/link-local targets are accepted (tests only). */
   readonly allowPrivateTargets: boolean;
+  /** WEBHOOKS_ALLOWED_PORTS: ports a target may name; unset: 443 (and 80 with http); `any`: every port (tests only). */
+  readonly allowedPorts: readonly number[] | 'any';
+  /** WEBHOOKS_CA_FILE: PEM certificates trusted besides Node's default roots (a private or test CA). */
+  readonly caFile: string | undefined;
   /** WEBHOOKS_SECRET_KEY: base64 of 32 bytes encrypting the signing secrets; unset: a key file in DATA_DIR. */
   readonly secretKey: Buffer | undefined;
   /** WEBHOOKS_DISPATCHER=false: this instance sends nothing (another one does). */
   readonly dispatcher: boolean;
   readonly pollIntervalMs: number;
   readonly concurrency: number;
+  /** One deadline per attempt: resolution, connection, TLS and the answer (at most {@link MAX_WEBHOOK_TIMEOUT_MS}). */
   readonly timeoutMs: number;
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
@@ -49,6 +54,9 @@ export interface WebhooksConfig {
   /** EVENTS_RETENTION_DAYS: events older than this are swept (deliveries with them). */
   readonly eventsRetentionDays: number;
 }
+
+/** A delivery attempt never takes longer than this, whatever WEBHOOKS_TIMEOUT_MS says. */
+export const MAX_WEBHOOK_TIMEOUT_MS = 30_000;
 
 /** pino's levels, plus `silent` (no logs at all). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -183,16 +191,38 @@ function parseSecretKey(env: Env): Buffer | undefined {
   return key;
 }
 
+function parseAllowedPorts(env: Env, allowHttp: boolean): readonly number[] | 'any' {
+  const raw = env.WEBHOOKS_ALLOWED_PORTS?.trim();
+  if (raw === undefined || raw === '') return allowHttp ? [443, 80] : [443];
+  if (raw.toLowerCase() === 'any') return 'any';
+  return raw.split(',').map((item) => {
+    const port = Number(item.trim());
+    if (item.trim() === '' || !Number.isInteger(port) || port < 1 || port > 65535)
+      throw new ConfigError(`WEBHOOKS_ALLOWED_PORTS must be comma-separated port numbers or 'any', got '${raw}'`);
+    return port;
+  });
+}
+
+function parseWebhookTimeout(env: Env): number {
+  const timeoutMs = parsePositiveInt(env, 'WEBHOOKS_TIMEOUT_MS', 5_000);
+  if (timeoutMs > MAX_WEBHOOK_TIMEOUT_MS)
+    throw new ConfigError(`WEBHOOKS_TIMEOUT_MS must be at most ${MAX_WEBHOOK_TIMEOUT_MS} (30 s), got '${timeoutMs}'`);
+  return timeoutMs;
+}
+
 function loadWebhooksConfig(env: Env): WebhooksConfig {
   const hour = 3_600_000;
+  const allowHttp = parseBoolean(env, 'WEBHOOKS_ALLOW_HTTP', false);
   const config: WebhooksConfig = {
-    allowHttp: parseBoolean(env, 'WEBHOOKS_ALLOW_HTTP', false),
+    allowHttp,
     allowPrivateTargets: parseBoolean(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    allowedPorts: parseAllowedPorts(env, allowHttp),
+    caFile: env.WEBHOOKS_CA_FILE || undefined,
     secretKey: parseSecretKey(env),
     dispatcher: parseBoolean(env, 'WEBHOOKS_DISPATCHER', true),
     pollIntervalMs: parsePositiveInt(env, 'WEBHOOKS_POLL_INTERVAL_MS', 1_000),
     concurrency: parsePositiveInt(env, 'WEBHOOKS_CONCURRENCY', 8),
-    timeoutMs: parsePositiveInt(env, 'WEBHOOKS_TIMEOUT_MS', 5_000),
+    timeoutMs: parseWebhookTimeout(env),
     retryBaseMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_BASE_MS', 30_000),
     retryMaxMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_MAX_MS', 6 * hour),
     retryForMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_FOR_MS', 24 * hour),

@@ -71,7 +71,7 @@ type Config = ConfigType<typeof appConfig>;
       provide: WEBHOOK_TRANSPORT,
       inject: [TARGET_RESOLVER, appConfig.KEY],
       useFactory: (resolver: TargetResolver, config: Config) =>
-        new HttpWebhookTransport(resolver, config.webhooks, config.webhooks.timeoutMs),
+        HttpWebhookTransport.fromConfig(resolver, config.webhooks),
     },
     {
       provide: WEBHOOK_METRICS,

@@ -45,6 +45,7 @@ export class WebhookServices {
         RATE_LIMIT_ENABLED: 'false',
         WEBHOOKS_ALLOW_HTTP: 'true',
         WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOKS_ALLOWED_PORTS: 'any',
         WEBHOOKS_SECRET_KEY: this.secretKey,
         WEBHOOKS_POLL_INTERVAL_MS: '50',
         WEBHOOKS_RETRY_BASE_MS: '200',

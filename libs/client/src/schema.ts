@@ -856,7 +856,7 @@ export interface components {
         /** @description An endpoint to register: where to POST which events */
         NewWebhook: {
             /**
-             * @description Where the events are POSTed: an `https://` URL whose host resolves to public addresses only
+             * @description Where the events are POSTed: an `https://` URL on port 443 whose host is public (its addresses are checked at each delivery)
              * @example https://shop.example.com/hooks/petstore
              */
             url: string;
@@ -1286,7 +1286,7 @@ export interface components {
         /** @description Fields to change; `enabled: true` re-enables an endpoint disabled after failing too long */
         WebhookUpdate: {
             /**
-             * @description Where the events are POSTed: an `https://` URL whose host resolves to public addresses only
+             * @description Where the events are POSTed: an `https://` URL on port 443 whose host is public (its addresses are checked at each delivery)
              * @example https://shop.example.com/hooks/petstore
              */
             url?: string;
@@ -3199,7 +3199,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The URL is not `https://` (or `http://` where allowed), or its host resolves to a loopback, private, link-local or metadata address (`WEBHOOK_TARGET_NOT_ALLOWED`) */
+            /** @description The URL is not `https://` (or `http://` where allowed), names a port not allowed (443 only by default) or credentials, or its host is a loopback, private, link-local, metadata or otherwise special-purpose address (in any spelling) or a local-only name (`localhost`, `.local`, `.internal`, …). Names are not resolved here: their addresses are checked at each delivery (`WEBHOOK_TARGET_NOT_ALLOWED`) */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3381,7 +3381,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The URL is not `https://` (or `http://` where allowed), or its host resolves to a loopback, private, link-local or metadata address (`WEBHOOK_TARGET_NOT_ALLOWED`) */
+            /** @description The URL is not `https://` (or `http://` where allowed), names a port not allowed (443 only by default) or credentials, or its host is a loopback, private, link-local, metadata or otherwise special-purpose address (in any spelling) or a local-only name (`localhost`, `.local`, `.internal`, …). Names are not resolved here: their addresses are checked at each delivery (`WEBHOOK_TARGET_NOT_ALLOWED`) */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

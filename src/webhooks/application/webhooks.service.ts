@@ -8,13 +8,11 @@ import {
   type DeliveryRepository,
   SECRET_BOX,
   type SecretBox,
-  TARGET_RESOLVER,
-  type TargetResolver,
   WEBHOOK_REPOSITORY,
   type WebhookRepository,
 } from '../domain/ports.js';
 import { newSigningSecret } from '../domain/signature.js';
-import { checkAddresses, checkUrl, type TargetPolicy } from '../domain/target-rules.js';
+import { checkUrl, type TargetPolicy } from '../domain/target-rules.js';
 import {
   DeliveryNotFoundError,
   WebhookLimitReachedError,
@@ -44,7 +42,6 @@ export class WebhooksService {
     @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
     @Inject(DELIVERY_REPOSITORY) private readonly deliveries: DeliveryRepository,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
-    @Inject(TARGET_RESOLVER) private readonly resolver: TargetResolver,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
   ) {
@@ -52,7 +49,7 @@ export class WebhooksService {
   }
 
   async create(ownerKeyId: number, input: NewWebhook): Promise<CreatedWebhook> {
-    await this.checkTarget(input.url);
+    this.checkTarget(input.url);
     const secret = newSigningSecret();
     const sealed = this.secrets.seal(secret);
     const webhook = await this.uow.run(async (tx) => {
@@ -76,7 +73,7 @@ export class WebhooksService {
   async update(ownerKeyId: number, id: number, patch: WebhookPatch): Promise<Webhook> {
     if (patch.url !== undefined) {
       await this.get(ownerKeyId, id); // another key's endpoint is 404 before its URL is judged
-      await this.checkTarget(patch.url);
+      this.checkTarget(patch.url);
     }
     const webhook = await this.webhooks.update(ownerKeyId, id, patch);
     if (!webhook) throw new WebhookNotFoundError(id);
@@ -104,12 +101,13 @@ export class WebhooksService {
     return delivery;
   }
 
-  /** The URL's form, then every address its host resolves to now (checked again at each delivery). */
-  private async checkTarget(url: string): Promise<void> {
+  /**
+   * What the URL alone tells (scheme, port, credentials, a literal address or local-only
+   * name). No DNS: a receiver may not be in DNS yet, and the addresses a name resolves to
+   * are checked at each delivery, against the address connected to.
+   */
+  private checkTarget(url: string): void {
     const refusal = checkUrl(url, this.policy);
     if (refusal) throw new WebhookTargetNotAllowedError(refusal);
-    const host = new URL(url).hostname;
-    const refused = checkAddresses(host, await this.resolver.resolve(host), this.policy);
-    if (refused) throw new WebhookTargetNotAllowedError(refused);
   }
 }

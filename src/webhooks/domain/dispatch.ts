@@ -43,8 +43,16 @@ export interface DeliveryQueue {
 }
 export const DELIVERY_QUEUE = Symbol('DeliveryQueue');
 
+/** One POST as the transport saw it, with what the receiver asked of the sender. */
+export interface TransportResult extends AttemptResult {
+  /** The receiver answered 410 Gone: it wants no more deliveries. */
+  readonly gone: boolean;
+  /** A 429's or 503's `Retry-After` in ms (seconds or HTTP-date); null otherwise, or when absent or unparseable. */
+  readonly retryAfterMs: number | null;
+}
+
 /** POSTs one signed message; never throws (failures are results). */
 export interface WebhookTransport {
-  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<AttemptResult>;
+  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult>;
 }
 export const WEBHOOK_TRANSPORT = Symbol('WebhookTransport');

@@ -44,7 +44,7 @@ export interface SecretBox {
 }
 export const SECRET_BOX = Symbol('SecretBox');
 
-/** Resolves a host name to its addresses (numeric hosts to themselves). */
+/** Resolves a host name to its addresses (numeric hosts to themselves); rejects, saying why, when it cannot. */
 export interface TargetResolver {
   resolve(host: string): Promise<string[]>;
 }

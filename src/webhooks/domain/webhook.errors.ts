@@ -17,7 +17,7 @@ export class DeliveryNotFoundError extends DomainError {
   }
 }
 
-/** The URL is not https (or http where allowed), or resolves to an address the service must not call. */
+/** The URL is not https (or http where allowed), names a port not allowed, or a host the service must not call. */
 export class WebhookTargetNotAllowedError extends DomainError {
   readonly code = 'WEBHOOK_TARGET_NOT_ALLOWED';
   readonly kind = 'unprocessable';

@@ -29,8 +29,8 @@ const WebhookId = new PositiveIdPipe((id) => new WebhookNotFoundError(id));
 
 const NOT_FOUND: DocumentedError = ['No endpoint with this id belongs to this key', new WebhookNotFoundError(7)];
 const TARGET: DocumentedError = [
-  'The URL is not `https://` (or `http://` where allowed), or its host resolves to a loopback, private, link-local or metadata address',
-  new WebhookTargetNotAllowedError('169.254.169.254 resolves to a loopback, private, link-local or reserved address'),
+  'The URL is not `https://` (or `http://` where allowed), names a port not allowed (443 only by default) or credentials, or its host is a loopback, private, link-local, metadata or otherwise special-purpose address (in any spelling) or a local-only name (`localhost`, `.local`, `.internal`, …). Names are not resolved here: their addresses are checked at each delivery',
+  new WebhookTargetNotAllowedError('169.254.169.254 is in 169.254.0.0/16, link-local (cloud metadata 169.254.169.254)'),
 ];
 
 @ApiTags('Store')

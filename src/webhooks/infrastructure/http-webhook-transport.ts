@@ -1,64 +1,130 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import type { AttemptResult, WebhookTransport } from '../domain/dispatch.js';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import type { WebhooksConfig } from '../../config/app.config.js';
+import { forbiddenRange, sameAddress } from '../domain/address-ranges.js';
+import type { TransportResult, WebhookTransport } from '../domain/dispatch.js';
 import type { TargetResolver } from '../domain/ports.js';
-import { checkAddresses, checkUrl, type TargetPolicy } from '../domain/target-rules.js';
+import { retryAfterMs } from '../domain/retry-after.js';
+import { bareHost, checkAddresses, checkUrl, type TargetPolicy } from '../domain/target-rules.js';
+import { trustedCertificates } from './trusted-certificates.js';
 
-/** Response bytes read at most (the status is what counts; the rest is drained no further). */
-const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Response bytes read at most (the status is what counts; the body is read only so the receiver can finish). */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface TransportOptions {
+  /** One deadline for the whole attempt: resolution, connection, TLS, the answer and its body. */
+  readonly timeoutMs: number;
+  /** Certificates trusted for https; undefined: Node's default roots. */
+  readonly ca: readonly string[] | undefined;
+}
+
+/** A failure the attempt ends with, its message recorded as the delivery's error. */
+class AttemptFailed extends Error {}
 
 /**
- * POSTs with node's http/https: no redirects followed (a 3xx is a failure), a
- * deadline over the whole exchange, the response body read up to a cap. The host
- * is resolved and checked right before connecting, and the connection goes to the
- * checked address (a custom `lookup`), so a DNS answer that changes between the
- * check and the connection (rebinding) cannot reach a private address.
+ * POSTs with Node's http/https clients. Right before connecting, the host is resolved and
+ * every address checked against the target rules; the connection goes to the checked
+ * address (a `lookup` that answers it alone), and the socket's remote address is verified
+ * before the request is written, so a DNS answer that changes in between (rebinding) cannot
+ * reach a forbidden address. No redirect is followed (a 3xx is a failed attempt), at most
+ * 64 KiB of the answer is read, and one deadline ends the attempt wherever it is.
  */
 export class HttpWebhookTransport implements WebhookTransport {
   constructor(
     private readonly resolver: TargetResolver,
     private readonly policy: TargetPolicy,
-    private readonly timeoutMs: number,
+    private readonly options: TransportOptions,
   ) {}
 
-  async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<AttemptResult> {
-    const started = performance.now();
-    const fail = (error: string, statusCode: number | null = null): AttemptResult => ({
-      ok: false,
-      statusCode,
-      error,
-      durationMs: performance.now() - started,
+  /** The transport the configuration describes: its target rules, WEBHOOKS_TIMEOUT_MS and WEBHOOKS_CA_FILE. */
+  static fromConfig(resolver: TargetResolver, config: WebhooksConfig): HttpWebhookTransport {
+    return new HttpWebhookTransport(resolver, config, {
+      timeoutMs: config.timeoutMs,
+      ca: trustedCertificates(config.caFile),
     });
+  }
+
+  async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult> {
+    const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.options.timeoutMs);
+    try {
+      const answer = await this.exchange(url, headers, body, deadline.signal);
+      return { ...answer, durationMs: performance.now() - started };
+    } catch (error) {
+      const message = deadline.signal.aborted
+        ? `timed out after ${this.options.timeoutMs} ms`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      return {
+        ok: false,
+        statusCode: null,
+        error: message,
+        durationMs: performance.now() - started,
+        gone: false,
+        retryAfterMs: null,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async exchange(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<Omit<TransportResult, 'durationMs'>> {
     const refusal = checkUrl(url, this.policy);
-    if (refusal) return fail(refusal);
+    if (refusal) throw new AttemptFailed(refusal);
     const target = new URL(url);
-    const addresses = await this.resolver.resolve(target.hostname);
-    const refused = checkAddresses(target.hostname, addresses, this.policy);
-    if (refused) return fail(refused);
-    const address = addresses[0];
+    const host = bareHost(target.hostname);
+    const addresses = await untilAborted(this.resolver.resolve(host), signal);
+    const refused = checkAddresses(host, addresses, this.policy);
+    if (refused) throw new AttemptFailed(refused);
+    const res = await this.send(target, addresses[0], headers, body, signal);
+    const status = res.statusCode ?? 0;
+    await readCapped(res, signal);
+    return {
+      ok: status >= 200 && status < 300,
+      statusCode: status,
+      error:
+        status >= 200 && status < 300
+          ? null
+          : status < 400
+            ? `HTTP ${status}: redirect not followed`
+            : `HTTP ${status}`,
+      gone: status === 410,
+      retryAfterMs: retryAfterMs(status, headerValue(res, 'retry-after'), Date.now()),
+    };
+  }
+
+  /** Sends the request to `address` (and nowhere else); resolves with the answer's head. */
+  private send(
+    target: URL,
+    address: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    signal: AbortSignal,
+  ): Promise<IncomingMessage> {
+    const family = isIP(address);
     const lookup: LookupFunction = (_host, options, done) => {
-      const family = address.includes(':') ? 6 : 4;
-      if (options.all)
-        (done as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+      if (options.all) done(null, [{ address, family }]);
       else done(null, address, family);
     };
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise<AttemptResult>((resolve) => {
-      let settled = false;
-      const finish = (result: AttemptResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        req.destroy();
-        resolve(result);
-      };
-      const req = send(
+    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req: ClientRequest = request(
         target,
         {
           method: 'POST',
           lookup,
           agent: false,
+          signal,
+          ...(this.options.ca ? { ca: [...this.options.ca] } : {}),
           headers: {
             ...headers,
             'content-type': 'application/json',
@@ -66,26 +132,61 @@ export class HttpWebhookTransport implements WebhookTransport {
             'user-agent': 'petstore-webhooks/1',
           },
         },
-        (res: IncomingMessage) => {
-          const status = res.statusCode ?? 0;
-          let read = 0;
-          const done = () =>
-            finish(
-              status >= 200 && status < 300
-                ? { ok: true, statusCode: status, error: null, durationMs: performance.now() - started }
-                : fail(`HTTP ${status}`, status),
-            );
-          res.on('data', (chunk: Buffer) => {
-            read += chunk.length;
-            if (read >= MAX_RESPONSE_BYTES) done();
-          });
-          res.on('end', done);
-          res.on('error', done);
-        },
+        resolve,
       );
-      const deadline = setTimeout(() => finish(fail(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
-      req.on('error', (error) => finish(fail(error.message)));
+      req.once('socket', (socket: Socket) => this.verifyPeer(socket, address));
+      req.on('error', reject);
       req.end(body);
     });
   }
+
+  /**
+   * Destroys the socket unless it reached the checked address. The check runs on `connect`,
+   * before the request's bytes, which the socket writes only once connected: its listener
+   * for them is added after this one.
+   */
+  private verifyPeer(socket: Socket, address: string): void {
+    const verify = () => {
+      const remote = socket.remoteAddress;
+      if (remote === undefined || !sameAddress(remote, address))
+        socket.destroy(new AttemptFailed(`connected to ${remote ?? 'nothing'}, not to the checked ${address}`));
+      else if (!this.policy.allowPrivateTargets && forbiddenRange(remote) !== null)
+        socket.destroy(new AttemptFailed(`connected to ${remote}, a forbidden address`));
+    };
+    if (socket.connecting) socket.once('connect', verify);
+    else verify();
+  }
+}
+
+/** Settles as `work` does, or rejects when `signal` aborts first (a DNS lookup cannot be cancelled, only left). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => reject(new AttemptFailed('aborted'));
+    if (signal.aborted) return abandon();
+    signal.addEventListener('abort', abandon, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abandon));
+  });
+}
+
+/** Reads the body up to the cap, the end or the deadline, whichever comes first; the status is already known. */
+async function readCapped(res: IncomingMessage, signal: AbortSignal): Promise<void> {
+  const stop = () => res.destroy();
+  signal.addEventListener('abort', stop, { once: true });
+  let read = 0;
+  try {
+    for await (const chunk of res) {
+      read += (chunk as Buffer).length;
+      if (read >= MAX_RESPONSE_BYTES) break;
+    }
+  } catch {
+    // Cut short by the deadline or the receiver: the answer's status stands.
+  } finally {
+    signal.removeEventListener('abort', stop);
+    res.destroy();
+  }
+}
+
+function headerValue(res: IncomingMessage, name: string): string | undefined {
+  const value = res.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -18,7 +18,8 @@ import { EVENT_TYPE_SCHEMA } from './event.response.js';
 @ApiSchema({ name: 'NewWebhook', description: 'An endpoint to register: where to POST which events' })
 export class NewWebhookDto {
   @ApiProperty({
-    description: 'Where the events are POSTed: an `https://` URL whose host resolves to public addresses only',
+    description:
+      'Where the events are POSTed: an `https://` URL on port 443 whose host is public (its addresses are checked at each delivery)',
     maxLength: 2048,
     example: 'https://shop.example.com/hooks/petstore',
   })
