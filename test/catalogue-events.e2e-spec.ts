@@ -42,6 +42,7 @@ describe('catalogue events (e2e)', () => {
       WEBHOOKS_DISPATCHER: 'true',
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOKS_ALLOWED_PORTS: 'any', // the receiver listens on a random port
       WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'),
       WEBHOOKS_POLL_INTERVAL_MS: '50',
     });
