@@ -39,6 +39,7 @@ describe('loadAppConfig', () => {
         allowHttp: false,
         allowPrivateTargets: false,
         secretKey: undefined,
+        secretOverlapMs: 86_400_000,
         dispatcher: true,
         timeoutMs: 5_000,
         retryBaseMs: 30_000,
@@ -54,6 +55,7 @@ describe('loadAppConfig', () => {
     ['WEBHOOKS_SECRET_KEY', Buffer.alloc(16).toString('base64')],
     ['WEBHOOKS_ALLOW_HTTP', 'maybe'],
     ['WEBHOOKS_POLL_INTERVAL_MS', '0'],
+    ['WEBHOOKS_SECRET_OVERLAP_MS', '-1'],
     ['EVENTS_RETENTION_DAYS', '-1'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(ConfigError);
@@ -84,6 +86,7 @@ describe('loadAppConfig', () => {
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      WEBHOOKS_SECRET_OVERLAP_MS: '60000',
       WEBHOOKS_DISPATCHER: 'false',
       WEBHOOKS_POLL_INTERVAL_MS: '250',
       WEBHOOKS_CONCURRENCY: '4',
@@ -115,6 +118,7 @@ describe('loadAppConfig', () => {
         allowHttp: true,
         allowPrivateTargets: true,
         secretKey: Buffer.alloc(32, 7),
+        secretOverlapMs: 60_000,
         dispatcher: false,
         pollIntervalMs: 250,
         concurrency: 4,
