@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { startUntilReady } from './support/spawn-service.mjs';
 
@@ -52,7 +53,13 @@ describe('bodies over the limit (e2e)', () => {
   beforeAll(async () => {
     service = await startUntilReady({
       name: 'oversized-bodies',
-      env: { RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', SEED_DEMO_DATA: 'false', REDIS_URL: '' },
+      env: {
+        RATE_LIMIT_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+        SEED_DEMO_DATA: 'false',
+        REDIS_URL: '',
+        WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'), // the test run's DATABASE_URL requires one
+      },
     });
     port = service.port;
   }, 60_000);

@@ -120,6 +120,8 @@ describe('the start path and graceful shutdown under load (e2e)', () => {
         NODE_OPTIONS: undefined, // not Jest's --experimental-vm-modules
         DATABASE_URL: databaseUrl,
         DATA_DIR: join(dir, 'data'),
+        // Required with a DATABASE_URL; the embedded start keeps its key file in DATA_DIR.
+        WEBHOOKS_SECRET_KEY: databaseUrl ? randomBytes(32).toString('base64') : undefined,
         BOOTSTRAP_ADMIN_KEY: adminKey,
         SEED_DEMO_DATA: undefined, // the default start: the demo catalogue is loaded
         LOG_LEVEL: 'info',

@@ -41,6 +41,7 @@ describe('loadAppConfig', () => {
         allowedPorts: [443],
         caFile: undefined,
         secretKey: undefined,
+        secretOverlapMs: 86_400_000,
         dispatcher: true,
         timeoutMs: 5_000,
         retryBaseMs: 30_000,
@@ -60,6 +61,7 @@ describe('loadAppConfig', () => {
     ['WEBHOOKS_ALLOWED_PORTS', '0'],
     ['WEBHOOKS_ALLOWED_PORTS', '65536'],
     ['WEBHOOKS_ALLOWED_PORTS', 'https'],
+    ['WEBHOOKS_SECRET_OVERLAP_MS', '-1'],
     ['EVENTS_RETENTION_DAYS', '-1'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(ConfigError);
@@ -104,6 +106,7 @@ describe('loadAppConfig', () => {
       WEBHOOKS_ALLOWED_PORTS: '443, 8443',
       WEBHOOKS_CA_FILE: '/etc/petstore/ca.pem',
       WEBHOOKS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      WEBHOOKS_SECRET_OVERLAP_MS: '60000',
       WEBHOOKS_DISPATCHER: 'false',
       WEBHOOKS_POLL_INTERVAL_MS: '250',
       WEBHOOKS_CONCURRENCY: '4',
@@ -137,6 +140,7 @@ describe('loadAppConfig', () => {
         allowedPorts: [443, 8443],
         caFile: '/etc/petstore/ca.pem',
         secretKey: Buffer.alloc(32, 7),
+        secretOverlapMs: 60_000,
         dispatcher: false,
         pollIntervalMs: 250,
         concurrency: 4,

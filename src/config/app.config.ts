@@ -41,6 +41,8 @@ export interface WebhooksConfig {
   readonly caFile: string | undefined;
   /** WEBHOOKS_SECRET_KEY: base64 of 32 bytes encrypting the signing secrets; unset: a key file in DATA_DIR. */
   readonly secretKey: Buffer | undefined;
+  /** WEBHOOKS_SECRET_OVERLAP_MS: how long a rotated-out signing secret still signs beside the new one (0: not at all). */
+  readonly secretOverlapMs: number;
   /** WEBHOOKS_DISPATCHER=false: this instance sends nothing (another one does). */
   readonly dispatcher: boolean;
   readonly pollIntervalMs: number;
@@ -219,6 +221,7 @@ function loadWebhooksConfig(env: Env): WebhooksConfig {
     allowedPorts: parseAllowedPorts(env, allowHttp),
     caFile: env.WEBHOOKS_CA_FILE || undefined,
     secretKey: parseSecretKey(env),
+    secretOverlapMs: parseNonNegativeInt(env, 'WEBHOOKS_SECRET_OVERLAP_MS', 24 * hour),
     dispatcher: parseBoolean(env, 'WEBHOOKS_DISPATCHER', true),
     pollIntervalMs: parsePositiveInt(env, 'WEBHOOKS_POLL_INTERVAL_MS', 1_000),
     concurrency: parsePositiveInt(env, 'WEBHOOKS_CONCURRENCY', 8),

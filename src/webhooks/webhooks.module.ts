@@ -23,6 +23,7 @@ import { WebhooksController } from './http/webhooks.controller.js';
 import { LazySecretBox, loadSecretKey } from './infrastructure/aes-secret-box.js';
 import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js';
 import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
+import { WebhookSecretRotation1795759200000 } from './infrastructure/migrations/1795759200000-webhook-secret-rotation.js';
 import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
 import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
 import { TypeOrmDeliveryQueue, TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
@@ -30,7 +31,7 @@ import { TypeOrmEventStore } from './infrastructure/typeorm-event-store.js';
 import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository.js';
 
 /** This module's migrations, in order: the composition root runs them after the core's. */
-export const WEBHOOK_MIGRATIONS = [Webhooks1764028800000];
+export const WEBHOOK_MIGRATIONS = [Webhooks1764028800000, WebhookSecretRotation1795759200000];
 
 type Config = ConfigType<typeof appConfig>;
 

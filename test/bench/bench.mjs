@@ -194,6 +194,8 @@ async function run(options, logDir) {
   const serviceEnv = {
     DATABASE_URL: options.databaseUrl,
     BOOTSTRAP_ADMIN_KEY: options.key,
+    // Required with a DATABASE_URL: one key for every build started on the database.
+    WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'),
     BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
     BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
     LOG_LEVEL: 'info',

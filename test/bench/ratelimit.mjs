@@ -34,6 +34,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PREFIX = `rl-bench:${randomUUID()}:`;
 const KEY = `psk_bench_${randomBytes(20).toString('hex')}`;
+/** One key sealing webhook secrets for every instance, as a DATABASE_URL requires. */
+const WEBHOOKS_SECRET_KEY = randomBytes(32).toString('base64');
 const TARGETS = { memory: 0.05, redis: 0.15 };
 
 const MODES = [
@@ -50,6 +52,7 @@ async function start(mode) {
     env: {
       DATABASE_URL,
       BOOTSTRAP_ADMIN_KEY: KEY,
+      WEBHOOKS_SECRET_KEY,
       BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
       BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
       LOG_LEVEL: 'warn',

@@ -38,6 +38,8 @@ const DATABASE_URL =
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const PREFIX = `rl-mi:${randomUUID()}:`;
 const ADMIN_KEY = `psk_multi_instance_${randomBytes(16).toString('hex')}`;
+/** One key sealing webhook secrets for both instances, as a DATABASE_URL requires. */
+const WEBHOOKS_SECRET_KEY = randomBytes(32).toString('base64');
 const work = mkdtempSync(join(tmpdir(), 'petstore-mi-'));
 const plansFile = join(work, 'plans.yaml');
 const children = [];
@@ -65,6 +67,7 @@ function start(name, port, extraEnv = {}) {
       REDIS_URL,
       RATE_LIMIT_REDIS_PREFIX: PREFIX,
       BOOTSTRAP_ADMIN_KEY: ADMIN_KEY,
+      WEBHOOKS_SECRET_KEY,
       SEED_DEMO_DATA: 'false',
       PLANS_FILE: plansFile,
       PLANS_WATCH_INTERVAL_MS: '0', // only SIGHUP reloads, so the test shows that path

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
@@ -49,6 +49,12 @@ export interface TestAppOptions {
   readonly serverTimeouts?: Partial<ServerTimeouts>;
 }
 
+/**
+ * The key sealing webhook secrets for this test file's apps (each test file loads this
+ * module afresh): the test database is a DATABASE_URL, where the service requires one.
+ */
+const WEBHOOKS_SECRET_KEY = randomBytes(32).toString('base64');
+
 /** Tables that describe the schema rather than hold data. */
 const KEPT_TABLES = ['migrations', 'typeorm_metadata'];
 
@@ -69,6 +75,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     // Delivering webhooks is opt-in for a test app: a dispatcher polling the tables would
     // deadlock with reset()'s TRUNCATE, and only the webhook tests want deliveries.
     WEBHOOKS_DISPATCHER: 'false',
+    WEBHOOKS_SECRET_KEY,
     ...env,
   });
   try {

@@ -52,6 +52,10 @@ if (api) {
     /^\$\{BOOTSTRAP_ADMIN_KEY:\?.+\}$/.test(String(env.BOOTSTRAP_ADMIN_KEY ?? '')),
     'compose: api BOOTSTRAP_ADMIN_KEY must use ${BOOTSTRAP_ADMIN_KEY:?message}',
   );
+  check(
+    /^\$\{WEBHOOKS_SECRET_KEY:\?.+\}$/.test(String(env.WEBHOOKS_SECRET_KEY ?? '')),
+    'compose: api WEBHOOKS_SECRET_KEY must use ${WEBHOOKS_SECRET_KEY:?message} (one key for both replicas, never a literal)',
+  );
   check(String(env.TRUST_PROXY ?? '') === '1', 'compose: api TRUST_PROXY must be 1 (one proxy, nginx, in front)');
   check(api.depends_on?.postgres?.condition === 'service_healthy', 'compose: api must wait for postgres to be healthy');
   check(api.depends_on?.redis?.condition === 'service_healthy', 'compose: api must wait for redis to be healthy');
@@ -181,6 +185,26 @@ check(
   all(final, 'HEALTHCHECK').every((h) => h.includes('/health/ready')),
   'Dockerfile: HEALTHCHECK must probe /health/ready',
 );
+// DATA_DIR (ENV, else ./data under WORKDIR) is made and given to the USER before the switch to it.
+const workdir = all(final, 'WORKDIR').at(-1) ?? '/';
+const dataDir = /(?:^|\s)DATA_DIR=(\S+)/.exec(all(final, 'ENV').join(' '))?.[1] ?? 'data';
+const absoluteDataDir = dataDir.startsWith('/')
+  ? dataDir
+  : `${workdir.replace(/\/$/, '')}/${dataDir.replace(/^\.\//, '')}`;
+const userName = (user ?? '').split(':')[0];
+const beforeUser = final.lines.slice(
+  0,
+  final.lines.findLastIndex((l) => l.instruction === 'USER'),
+);
+check(
+  beforeUser.some(
+    (l) =>
+      l.instruction === 'RUN' &&
+      new RegExp(`mkdir -p [^&;]*${absoluteDataDir}(\\s|$)`).test(l.args) &&
+      new RegExp(`chown (-R )?${userName}(:\\S+)? [^&;]*${absoluteDataDir}(\\s|$)`).test(l.args),
+  ),
+  `Dockerfile: DATA_DIR (${absoluteDataDir}) must be created and owned by ${userName} before USER`,
+);
 const cmd = all(final, 'CMD').at(-1);
 check(
   cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === '["node","dist/petstore.cjs"]',
@@ -207,5 +231,7 @@ console.log(
   `docker/docker-compose.yml parses; services: ${Object.keys(compose.services).join(', ')}; api replicas: ${api.deploy.replicas}`,
 );
 console.log('docker/nginx.conf: balanced, terminated, proxies to api:3000 with X-Forwarded-For and X-Request-Id');
-console.log(`docker/Dockerfile: ${stages.length} stages, final FROM ${final.from}, USER ${user}, CMD ${cmd}`);
+console.log(
+  `docker/Dockerfile: ${stages.length} stages, final FROM ${final.from}, USER ${user} (owns ${absoluteDataDir}), CMD ${cmd}`,
+);
 console.log('.dockerignore covers node_modules, dist, data, coverage, .git');

@@ -11,7 +11,8 @@ import {
 } from '../domain/dispatch.js';
 import { EVENT_STORE, type EventStore, SECRET_BOX, type SecretBox } from '../domain/ports.js';
 import { retryDelayMs } from '../domain/retry-schedule.js';
-import { signatureHeader } from '../domain/signature.js';
+import { deliveryHeaders } from '../domain/signature.js';
+import { secretsInUse } from '../domain/signing-secrets.js';
 import { WEBHOOK_METRICS, type WebhookMetrics } from '../domain/webhook-metrics.js';
 
 /** Events fanned out into deliveries per round. */
@@ -102,17 +103,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async send(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    const timestamp = Math.floor(Date.now() / 1000);
-    const secret = this.secrets.open(delivery.sealedSecret);
-    const result = await this.transport.post(
-      delivery.url,
-      {
-        'webhook-id': delivery.messageId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secret, delivery.messageId, timestamp, delivery.body),
-      },
-      delivery.body,
-    );
+    // During a rotation's overlap, signed with the new secret and the old one (docs/webhooks.md).
+    const now = new Date();
+    const secrets = secretsInUse(delivery.secrets, now).map((sealed) => this.secrets.open(sealed));
+    const headers = deliveryHeaders(secrets, delivery.messageId, now, delivery.body);
+    const result = await this.transport.post(delivery.url, headers, delivery.body);
     const retryInMs = result.ok ? null : retryDelayMs(this.config, delivery.attempts + 1, delivery.elapsedMs);
     this.metrics.attempt(
       result.ok ? 'delivered' : retryInMs === null ? 'failed' : 'retrying',

@@ -3,12 +3,13 @@ import type { appConfig } from '../../config/app.config.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import type { DeliveryRepository, SecretBox, WebhookRepository } from '../domain/ports.js';
+import { type RetiringSecret, secretsInUse, type SigningSecrets } from '../domain/signing-secrets.js';
 import type { TargetPolicy } from '../domain/target-rules.js';
 import type { Delivery, NewWebhook, Webhook, WebhookPatch } from '../domain/webhook.js';
 import { WebhooksService } from './webhooks.service.js';
 
 class InMemoryWebhooks implements WebhookRepository {
-  readonly rows: Array<Webhook & { sealed: string }> = [];
+  readonly rows: Array<Webhook & { sealed: string; previous: RetiringSecret | null }> = [];
 
   async countForCreation(ownerKeyId: number): Promise<number> {
     return this.rows.filter((w) => w.ownerKeyId === ownerKeyId).length;
@@ -24,6 +25,7 @@ class InMemoryWebhooks implements WebhookRepository {
       failingSince: null,
       createdAt: new Date(),
       sealed,
+      previous: null,
     };
     this.rows.push(row);
     return row;
@@ -46,6 +48,21 @@ class InMemoryWebhooks implements WebhookRepository {
     if (index >= 0) this.rows.splice(index, 1);
     return index >= 0;
   }
+  async lockSecrets(ownerKeyId: number, id: number): Promise<SigningSecrets | null> {
+    const row = this.rows.find((w) => w.id === id && w.ownerKeyId === ownerKeyId);
+    return row ? { current: row.sealed, previous: row.previous } : null;
+  }
+  async saveSecrets(id: number, secrets: SigningSecrets): Promise<void> {
+    Object.assign(
+      this.rows.find((w) => w.id === id)!,
+      { sealed: secrets.current, previous: secrets.previous },
+    );
+  }
+  /** What a delivery to the endpoint would be signed with at `now`, opened. */
+  signingAt(id: number, now: Date): string[] {
+    const row = this.rows.find((w) => w.id === id)!;
+    return secretsInUse({ current: row.sealed, previous: row.previous }, now).map(reversingBox.open);
+  }
 }
 
 const noDeliveries: DeliveryRepository = {
@@ -59,10 +76,22 @@ const reversingBox: SecretBox = {
 };
 const uow: UnitOfWork = { run: (work) => work({} as Transaction) };
 
-function service(webhooks = new InMemoryWebhooks()) {
+const DAY = 86_400_000;
+
+/** A clock the test moves by hand. */
+class ManualClock {
+  private ms = Date.parse('2026-11-27T08:00:00Z');
+  readonly now = () => new Date(this.ms);
+  advance(ms: number): Date {
+    this.ms += ms;
+    return this.now();
+  }
+}
+
+function service(webhooks = new InMemoryWebhooks(), clock = new ManualClock(), secretOverlapMs = DAY) {
   const policy: TargetPolicy = { allowHttp: false, allowPrivateTargets: false, allowedPorts: [443] };
-  const config = { webhooks: policy } as ConfigType<typeof appConfig>;
-  return new WebhooksService(webhooks, noDeliveries, reversingBox, uow, config);
+  const config = { webhooks: { ...policy, secretOverlapMs } } as ConfigType<typeof appConfig>;
+  return new WebhooksService(webhooks, noDeliveries, reversingBox, uow, config, clock.now);
 }
 
 describe('WebhooksService', () => {
@@ -114,8 +143,64 @@ describe('WebhooksService', () => {
       s.remove(2, webhook.id),
       s.ping(2, webhook.id),
       s.deliveriesOf(2, webhook.id, { limit: 10, afterId: null }),
+      s.rotateSecret(2, webhook.id),
     ])
       await expect(attempt).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
     await expect(s.get(1, webhook.id)).resolves.toMatchObject({ id: webhook.id });
+  });
+
+  describe('rotateSecret', () => {
+    const hook = { url: 'https://shop.example/h', events: ['order.placed' as const] };
+
+    it('returns a new secret once, stored sealed; the old one signs beside it for the overlap, then no more', async () => {
+      const webhooks = new InMemoryWebhooks();
+      const clock = new ManualClock();
+      const s = service(webhooks, clock);
+      const { webhook, secret: first } = await s.create(1, hook);
+      const rotatedAt = clock.advance(60_000);
+
+      const { secret, previousSecretExpiresAt } = await s.rotateSecret(1, webhook.id);
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(secret).not.toBe(first);
+      expect(webhooks.rows[0].sealed).not.toBe(secret);
+      expect(previousSecretExpiresAt).toEqual(new Date(rotatedAt.getTime() + DAY));
+      expect(webhooks.signingAt(webhook.id, rotatedAt)).toEqual([secret, first]);
+      expect(webhooks.signingAt(webhook.id, clock.advance(DAY - 1))).toEqual([secret, first]);
+      expect(webhooks.signingAt(webhook.id, clock.advance(1))).toEqual([secret]);
+    });
+
+    it('keeps at most two secrets: rotating during the overlap keeps the one replaced and drops the older', async () => {
+      const webhooks = new InMemoryWebhooks();
+      const clock = new ManualClock();
+      const s = service(webhooks, clock);
+      const { webhook, secret: first } = await s.create(1, hook);
+      const { secret: second } = await s.rotateSecret(1, webhook.id);
+      const again = clock.advance(3_600_000);
+      const { secret: third, previousSecretExpiresAt } = await s.rotateSecret(1, webhook.id);
+
+      expect(webhooks.signingAt(webhook.id, again)).toEqual([third, second]);
+      expect(webhooks.signingAt(webhook.id, again)).not.toContain(first);
+      expect(previousSecretExpiresAt).toEqual(new Date(again.getTime() + DAY));
+      expect(webhooks.signingAt(webhook.id, clock.advance(DAY))).toEqual([third]);
+    });
+
+    it('switches at once when the overlap is 0', async () => {
+      const webhooks = new InMemoryWebhooks();
+      const clock = new ManualClock();
+      const s = service(webhooks, clock, 0);
+      const { webhook } = await s.create(1, hook);
+      const { secret, previousSecretExpiresAt } = await s.rotateSecret(1, webhook.id);
+      expect(previousSecretExpiresAt).toEqual(clock.now());
+      expect(webhooks.signingAt(webhook.id, clock.now())).toEqual([secret]);
+    });
+
+    it("answers WEBHOOK_NOT_FOUND for another key's endpoint and leaves its secret alone", async () => {
+      const webhooks = new InMemoryWebhooks();
+      const s = service(webhooks);
+      const { webhook, secret } = await s.create(1, hook);
+      await expect(s.rotateSecret(2, webhook.id)).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+      await expect(s.rotateSecret(1, 999)).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+      expect(webhooks.signingAt(webhook.id, new Date())).toEqual([secret]);
+    });
   });
 });

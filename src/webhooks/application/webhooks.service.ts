@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../../config/app.config.js';
+import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import {
@@ -12,6 +13,7 @@ import {
   type WebhookRepository,
 } from '../domain/ports.js';
 import { newSigningSecret } from '../domain/signature.js';
+import { rotateSecret } from '../domain/signing-secrets.js';
 import { checkUrl, type TargetPolicy } from '../domain/target-rules.js';
 import {
   DeliveryNotFoundError,
@@ -33,10 +35,17 @@ export interface CreatedWebhook {
   readonly secret: string;
 }
 
+/** An endpoint's new signing secret, shown this once, and when the one it replaced stops signing. */
+export interface RotatedSecret {
+  readonly secret: string;
+  readonly previousSecretExpiresAt: Date;
+}
+
 /** Webhook endpoints of one API key: each use case is scoped by the caller's key. */
 @Injectable()
 export class WebhooksService {
   private readonly policy: TargetPolicy;
+  private readonly secretOverlapMs: number;
 
   constructor(
     @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
@@ -44,8 +53,10 @@ export class WebhooksService {
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
+    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
   ) {
     this.policy = config.webhooks;
+    this.secretOverlapMs = config.webhooks.secretOverlapMs;
   }
 
   async create(ownerKeyId: number, input: NewWebhook): Promise<CreatedWebhook> {
@@ -58,6 +69,25 @@ export class WebhooksService {
       return this.webhooks.insert(ownerKeyId, input, sealed, tx);
     });
     return { webhook, secret };
+  }
+
+  /**
+   * A new secret for the endpoint; the one it replaces goes on signing beside it for
+   * WEBHOOKS_SECRET_OVERLAP_MS, so that receivers switch without refusing a delivery.
+   * The row stays locked from read to write: concurrent rotations leave two secrets, not three.
+   */
+  async rotateSecret(ownerKeyId: number, id: number): Promise<RotatedSecret> {
+    const secret = newSigningSecret();
+    const sealed = this.secrets.seal(secret);
+    const rotated = await this.uow.run(async (tx) => {
+      const secrets = await this.webhooks.lockSecrets(ownerKeyId, id, tx);
+      if (!secrets) throw new WebhookNotFoundError(id);
+      const now = this.clock();
+      const next = rotateSecret(secrets, sealed, now, this.secretOverlapMs);
+      await this.webhooks.saveSecrets(id, next, tx);
+      return { secrets: next, now };
+    });
+    return { secret, previousSecretExpiresAt: rotated.secrets.previous?.expiresAt ?? rotated.now };
   }
 
   list(ownerKeyId: number, page: PageRequest): Promise<Page<Webhook>> {

@@ -1,9 +1,12 @@
+import type { SigningSecrets } from './signing-secrets.js';
+
 /** A due delivery, claimed by one dispatcher (its row stays locked until the outcome is recorded). */
 export interface ClaimedDelivery {
   readonly deliveryId: number;
   readonly webhookId: number;
   readonly url: string;
-  readonly sealedSecret: string;
+  /** The endpoint's secrets, sealed: the current one, and the one a rotation replaced while it still signs. */
+  readonly secrets: SigningSecrets;
   /** `evt_<event id>` or `ping_<delivery id>`: the same on every attempt, so receivers deduplicate. */
   readonly messageId: string;
   /** The JSON body, the same on every attempt. */

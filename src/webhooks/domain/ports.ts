@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
+import type { SigningSecrets } from './signing-secrets.js';
 import type { NewStoreEvent, StoreEvent, StoreEventType } from './store-event.js';
 import type { EventViewer } from './visibility.js';
 import type { Delivery, NewWebhook, Webhook, WebhookPatch } from './webhook.js';
@@ -25,6 +26,9 @@ export interface WebhookRepository {
   list(ownerKeyId: number, page: PageRequest): Promise<Page<Webhook>>;
   update(ownerKeyId: number, id: number, patch: WebhookPatch): Promise<Webhook | null>;
   remove(ownerKeyId: number, id: number): Promise<boolean>;
+  /** The endpoint's signing secrets, locked until `tx` ends; null when the key has no such endpoint. */
+  lockSecrets(ownerKeyId: number, id: number, tx: Transaction): Promise<SigningSecrets | null>;
+  saveSecrets(id: number, secrets: SigningSecrets, tx: Transaction): Promise<void>;
 }
 export const WEBHOOK_REPOSITORY = Symbol('WebhookRepository');
 

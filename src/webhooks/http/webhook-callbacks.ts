@@ -27,7 +27,7 @@ export const WEBHOOK_CALLBACKS: CallbacksObject = {
             name: 'webhook-signature',
             in: 'header' as const,
             ...header(
-              '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`',
+              '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; during a secret rotation two of them, space-separated (new secret, then old): accept the message when one verifies',
               'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
             ),
           },

@@ -23,6 +23,7 @@ import {
 } from '../domain/webhook.errors.js';
 import { WEBHOOK_CALLBACKS } from './webhook-callbacks.js';
 import { NewWebhookDto, WebhookUpdateDto } from './dto/new-webhook.dto.js';
+import { RotatedSecretResponse } from './dto/rotated-secret.response.js';
 import { CreatedWebhookResponse, DeliveryResponse, WebhookResponse } from './dto/webhook.response.js';
 
 const WebhookId = new PositiveIdPipe((id) => new WebhookNotFoundError(id));
@@ -137,6 +138,25 @@ export class WebhooksController {
   @ApiErrors(NOT_FOUND)
   async test(@CurrentApiKey() key: ApiKey, @Param('webhookId', WebhookId) id: number): Promise<DeliveryResponse> {
     return DeliveryResponse.from(await this.webhooks.ping(key.id, id));
+  }
+
+  @Post(':webhookId/rotate-secret')
+  @RequireScope('write')
+  @Stability('beta')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: "Rotate a webhook endpoint's signing secret",
+    description:
+      'Returns a new secret, shown this once. Until `previousSecretExpiresAt` (24 hours later by default) each delivery carries two signatures, space-separated in `webhook-signature`: one by the new secret, one by the secret it replaced, so the receiver may switch at any moment in between; then the new one only. Rotating again in that time keeps the secret being replaced beside the new one and drops the older one at once.',
+  })
+  @ApiOkResponse({ type: RotatedSecretResponse, description: 'The new secret (shown this once)' })
+  @ApiErrors(NOT_FOUND)
+  async rotateSecret(
+    @CurrentApiKey() key: ApiKey,
+    @Param('webhookId', WebhookId) id: number,
+  ): Promise<RotatedSecretResponse> {
+    return RotatedSecretResponse.from(await this.webhooks.rotateSecret(key.id, id));
   }
 
   @Get(':webhookId/deliveries')

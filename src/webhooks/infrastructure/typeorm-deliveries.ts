@@ -6,6 +6,7 @@ import { eventMessage, pingMessage } from '../domain/message.js';
 import type { DeliveryRepository } from '../domain/ports.js';
 import type { StoreEventData, StoreEventType } from '../domain/store-event.js';
 import type { Delivery, DeliveryStatus } from '../domain/webhook.js';
+import { SECRET_COLUMNS, type SecretColumns, signingSecretsOf } from './typeorm-webhook.repository.js';
 
 interface DeliveryRow {
   id: string;
@@ -75,11 +76,10 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 }
 
-interface ClaimRow {
+interface ClaimRow extends SecretColumns {
   id: string;
   webhook_id: string;
   url: string;
-  secret_sealed: string;
   attempts: number;
   elapsed_ms: string;
   created_at: Date;
@@ -98,7 +98,7 @@ const FAN_OUT = `INSERT INTO webhook_deliveries (webhook_id, event_id, next_atte
     AND (e.owner_key_id IS NULL OR e.owner_key_id = w.api_key_id OR 'admin' = ANY(k.scopes))
   ORDER BY e.id, w.id`;
 
-const CLAIM = `SELECT d.id, d.webhook_id, w.url, w.secret_sealed, d.attempts, d.created_at,
+const CLAIM = `SELECT d.id, d.webhook_id, w.url, ${SECRET_COLUMNS}, d.attempts, d.created_at,
     (EXTRACT(EPOCH FROM now() - d.first_due_at) * 1000)::bigint AS elapsed_ms,
     e.id AS event_id, e.type, e.occurred_at, e.data
   FROM webhook_deliveries d
@@ -202,7 +202,7 @@ function toClaimed(row: ClaimRow): ClaimedDelivery {
     deliveryId,
     webhookId,
     url: row.url,
-    sealedSecret: row.secret_sealed,
+    secrets: signingSecretsOf(row),
     ...message,
     attempts: row.attempts,
     elapsedMs: Number(row.elapsed_ms),

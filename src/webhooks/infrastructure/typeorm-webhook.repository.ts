@@ -3,6 +3,7 @@ import { fromInt8, managerOf } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { WebhookRepository } from '../domain/ports.js';
+import type { SigningSecrets } from '../domain/signing-secrets.js';
 import type { StoreEventType } from '../domain/store-event.js';
 import type { NewWebhook, Webhook, WebhookPatch } from '../domain/webhook.js';
 
@@ -30,7 +31,21 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   createdAt: row.created_at,
 });
 
-/** Endpoints over the `webhooks` table; the secret column is never read back here. */
+/** An endpoint's signing secrets, of the `webhooks` table aliased `w`: read as {@link SecretColumns}. */
+export const SECRET_COLUMNS = 'w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at';
+
+export interface SecretColumns {
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+export function signingSecretsOf(row: SecretColumns): SigningSecrets {
+  const { secret_sealed: current, previous_secret_sealed: sealed, previous_secret_expires_at: expiresAt } = row;
+  return { current, previous: sealed !== null && expiresAt !== null ? { sealed, expiresAt } : null };
+}
+
+/** Endpoints over the `webhooks` table; the secrets are read only to be rotated (and by the dispatcher). */
 export class TypeOrmWebhookRepository implements WebhookRepository {
   constructor(private readonly db: EntityManager) {}
 
@@ -101,5 +116,20 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
       ownerKeyId,
     ])) as [unknown, number];
     return count > 0;
+  }
+
+  async lockSecrets(ownerKeyId: number, id: number, tx: Transaction): Promise<SigningSecrets | null> {
+    const [row] = (await managerOf(tx).query(
+      `SELECT ${SECRET_COLUMNS} FROM webhooks w WHERE w.id = $1 AND w.api_key_id = $2 FOR UPDATE`,
+      [id, ownerKeyId],
+    )) as SecretColumns[];
+    return row ? signingSecretsOf(row) : null;
+  }
+
+  async saveSecrets(id: number, secrets: SigningSecrets, tx: Transaction): Promise<void> {
+    await managerOf(tx).query(
+      `UPDATE webhooks SET secret_sealed = $2, previous_secret_sealed = $3, previous_secret_expires_at = $4 WHERE id = $1`,
+      [id, secrets.current, secrets.previous?.sealed ?? null, secrets.previous?.expiresAt ?? null],
+    );
   }
 }
