@@ -4,10 +4,11 @@ import { DataSource } from 'typeorm';
 import { appConfig } from '../config/app.config.js';
 import { AppMetrics } from '../metrics/app-metrics.js';
 import { EventsService } from './application/events.service.js';
+import { DeliverySender } from './application/delivery-sender.js';
 import { OutboxSubscriber } from './application/outbox.subscriber.js';
 import { WebhookDispatcher } from './application/webhook-dispatcher.js';
 import { WebhooksService } from './application/webhooks.service.js';
-import { DELIVERY_QUEUE, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
+import { DELIVERY_STORE, DELIVERY_WORKERS, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
 import {
   DELIVERY_REPOSITORY,
   EVENT_STORE,
@@ -23,14 +24,17 @@ import { WebhooksController } from './http/webhooks.controller.js';
 import { LazySecretBox, loadSecretKey } from './infrastructure/aes-secret-box.js';
 import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js';
 import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
+import { DeliveryJobs1796342400000 } from './infrastructure/migrations/1796342400000-delivery-jobs.js';
 import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
 import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
-import { TypeOrmDeliveryQueue, TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
+import { PgBossDeliveryQueue } from './infrastructure/pg-boss-delivery-queue.js';
+import { TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
+import { TypeOrmDeliveryStore } from './infrastructure/typeorm-delivery-store.js';
 import { TypeOrmEventStore } from './infrastructure/typeorm-event-store.js';
 import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository.js';
 
 /** This module's migrations, in order: the composition root runs them after the core's. */
-export const WEBHOOK_MIGRATIONS = [Webhooks1764028800000];
+export const WEBHOOK_MIGRATIONS = [Webhooks1764028800000, DeliveryJobs1796342400000];
 
 type Config = ConfigType<typeof appConfig>;
 
@@ -45,6 +49,16 @@ type Config = ConfigType<typeof appConfig>;
     WebhooksService,
     OutboxSubscriber,
     WebhookDispatcher,
+    DeliverySender,
+    {
+      provide: PgBossDeliveryQueue,
+      inject: [appConfig.KEY],
+      useFactory: ({ databaseUrl, webhooks }: Config) => {
+        if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the webhooks module starts');
+        return new PgBossDeliveryQueue({ databaseUrl, ...webhooks });
+      },
+    },
+    { provide: DELIVERY_WORKERS, useExisting: PgBossDeliveryQueue },
     { provide: EVENT_STORE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmEventStore(db.manager) },
     {
       provide: WEBHOOK_REPOSITORY,
@@ -53,13 +67,13 @@ type Config = ConfigType<typeof appConfig>;
     },
     {
       provide: DELIVERY_REPOSITORY,
-      inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmDeliveryRepository(db.manager),
+      inject: [DataSource, PgBossDeliveryQueue],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmDeliveryRepository(db.manager, queue),
     },
     {
-      provide: DELIVERY_QUEUE,
-      inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmDeliveryQueue(db.manager),
+      provide: DELIVERY_STORE,
+      inject: [DataSource, PgBossDeliveryQueue],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmDeliveryStore(db.manager, queue),
     },
     {
       provide: SECRET_BOX,

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { AttemptResult, WebhookTransport } from '../domain/dispatch.js';
+import type { TransportResult, WebhookTransport } from '../domain/dispatch.js';
 import type { TargetResolver } from '../domain/ports.js';
 import { checkAddresses, checkUrl, type TargetPolicy } from '../domain/target-rules.js';
 
@@ -22,13 +22,15 @@ export class HttpWebhookTransport implements WebhookTransport {
     private readonly timeoutMs: number,
   ) {}
 
-  async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<AttemptResult> {
+  async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult> {
     const started = performance.now();
-    const fail = (error: string, statusCode: number | null = null): AttemptResult => ({
+    const fail = (error: string, statusCode: number | null = null): TransportResult => ({
       ok: false,
       statusCode,
       error,
       durationMs: performance.now() - started,
+      gone: statusCode === 410,
+      retryAfterMs: null,
     });
     const refusal = checkUrl(url, this.policy);
     if (refusal) return fail(refusal);
@@ -44,9 +46,9 @@ export class HttpWebhookTransport implements WebhookTransport {
       else done(null, address, family);
     };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise<AttemptResult>((resolve) => {
+    return new Promise<TransportResult>((resolve) => {
       let settled = false;
-      const finish = (result: AttemptResult) => {
+      const finish = (result: TransportResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
@@ -69,11 +71,19 @@ export class HttpWebhookTransport implements WebhookTransport {
         (res: IncomingMessage) => {
           const status = res.statusCode ?? 0;
           let read = 0;
+          const retryAfter = status === 429 || status === 503 ? retryAfterMs(res.headers['retry-after']) : null;
           const done = () =>
             finish(
               status >= 200 && status < 300
-                ? { ok: true, statusCode: status, error: null, durationMs: performance.now() - started }
-                : fail(`HTTP ${status}`, status),
+                ? {
+                    ok: true,
+                    statusCode: status,
+                    error: null,
+                    durationMs: performance.now() - started,
+                    gone: false,
+                    retryAfterMs: null,
+                  }
+                : { ...fail(`HTTP ${status}`, status), retryAfterMs: retryAfter },
             );
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
@@ -88,4 +98,12 @@ export class HttpWebhookTransport implements WebhookTransport {
       req.end(body);
     });
   }
+}
+
+/** A Retry-After header (delay-seconds or an HTTP date) in ms from now; null when absent or unreadable. */
+function retryAfterMs(header: string | undefined): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }

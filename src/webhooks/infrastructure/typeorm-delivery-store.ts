@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { fromInt8 } from '../../database/index.js';
+import type { AttemptOutcome, DeliveryJob, DeliveryStore, DueDelivery } from '../domain/dispatch.js';
+import { eventMessage, pingMessage } from '../domain/message.js';
+import type { StoreEventData, StoreEventType } from '../domain/store-event.js';
+import type { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
+import { cancelPending } from './typeorm-deliveries.js';
+
+/** Each new event, for each enabled endpoint of a live key that subscribed to its type and may see it. */
+const RELAY = `INSERT INTO webhook_deliveries (webhook_id, event_id, next_attempt_at, first_due_at, job_id)
+  SELECT w.id, e.id, now(), now(), gen_random_uuid()
+  FROM events e
+  JOIN webhooks w ON w.enabled AND e.type = ANY(w.events) AND e.id > w.after_event_id
+  JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
+  WHERE e.id > $1 AND e.id <= $2
+    AND (e.owner_key_id IS NULL OR e.owner_key_id = w.api_key_id OR 'admin' = ANY(k.scopes))
+  ORDER BY e.id, w.id
+  RETURNING id, webhook_id, job_id`;
+
+/** Endpoints that get nothing more: disabled (by their owner, a 410, or failing too long), or their key revoked. */
+const STOPPED_ENDPOINTS = `d.webhook_id IN (SELECT w.id FROM webhooks w JOIN api_keys k ON k.id = w.api_key_id
+  WHERE NOT w.enabled OR k.revoked_at IS NOT NULL)`;
+
+const DUE = `SELECT d.id, d.webhook_id, d.job_id, d.status, d.attempts, d.created_at,
+    (EXTRACT(EPOCH FROM now() - d.first_due_at) * 1000)::bigint AS elapsed_ms,
+    w.url, w.secret_sealed, w.enabled, k.revoked_at IS NOT NULL AS revoked,
+    e.id AS event_id, e.type, e.occurred_at, e.data
+  FROM webhook_deliveries d
+  JOIN webhooks w ON w.id = d.webhook_id
+  JOIN api_keys k ON k.id = w.api_key_id
+  LEFT JOIN events e ON e.id = d.event_id
+  WHERE d.id = $1`;
+
+interface DueRow {
+  id: string;
+  webhook_id: string;
+  job_id: string | null;
+  status: string;
+  attempts: number;
+  created_at: Date;
+  elapsed_ms: string;
+  url: string;
+  secret_sealed: string;
+  enabled: boolean;
+  revoked: boolean;
+  event_id: string | null;
+  type: StoreEventType | null;
+  occurred_at: Date | null;
+  data: StoreEventData | null;
+}
+
+/** The attempt's row, only while this job is still the delivery's current one (not cancelled or superseded). */
+const RECORD = `UPDATE webhook_deliveries SET
+    attempts = attempts + 1,
+    status = CASE WHEN $3 THEN 'delivered' WHEN $7::uuid IS NULL THEN 'failed' ELSE 'pending' END,
+    last_status_code = $4,
+    last_error = $5,
+    last_duration_ms = $6,
+    delivered_at = CASE WHEN $3 THEN now() ELSE delivered_at END,
+    next_attempt_at = CASE WHEN $7::uuid IS NULL THEN NULL ELSE now() + $8::float8 * interval '1 millisecond' END,
+    job_id = COALESCE($7::uuid, job_id)
+  WHERE id = $1 AND job_id = $2 AND status = 'pending'`;
+
+/** An endpoint's streak: a success ends it, a failure starts it if none runs; says whether it ran too long. */
+const STREAK = `UPDATE webhooks SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END
+  WHERE id = $1
+  RETURNING enabled AND failing_since < now() - $3 * interval '1 millisecond' AS too_long, failing_since`;
+
+/** The dispatcher's side of the delivery table; the jobs go with the rows, in the same transactions. */
+export class TypeOrmDeliveryStore implements DeliveryStore {
+  constructor(
+    private readonly db: EntityManager,
+    private readonly queue: PgBossDeliveryQueue,
+  ) {}
+
+  async relay(limit: number): Promise<number> {
+    await this.queue.ready();
+    return this.db.transaction(async (m) => {
+      const after = await this.lockCursor(m);
+      if (after === null) return 0; // another instance is relaying
+      await cancelPending(m, this.queue, STOPPED_ENDPOINTS, []);
+      const [batch] = (await m.query(
+        `SELECT max(id) AS upto, count(*) AS n FROM (SELECT id FROM events WHERE id > $1 ORDER BY id LIMIT $2) b`,
+        [after, limit],
+      )) as Array<{ upto: string | null; n: string }>;
+      if (batch.upto === null) return 0;
+      const upto = fromInt8(batch.upto);
+      const rows = (await m.query(RELAY, [after, upto])) as Array<{ id: string; webhook_id: string; job_id: string }>;
+      const jobs = rows
+        .map((r) => ({ jobId: r.job_id, deliveryId: fromInt8(r.id), webhookId: fromInt8(r.webhook_id) }))
+        .sort((x, y) => x.deliveryId - y.deliveryId);
+      await this.queue.add(jobs, m);
+      await m.query(`UPDATE webhook_fanout SET last_event_id = $1 WHERE id = 1`, [upto]);
+      return Number(batch.n);
+    });
+  }
+
+  /** The relay cursor, locked until the transaction ends; null when another instance holds it. */
+  private async lockCursor(m: EntityManager): Promise<number | null> {
+    const lock = `SELECT last_event_id FROM webhook_fanout WHERE id = 1 FOR UPDATE SKIP LOCKED`;
+    let [cursor] = (await m.query(lock)) as Array<{ last_event_id: string }>;
+    if (!cursor) {
+      // Either another instance holds it or the row is gone (tests empty every table): re-create it at 0.
+      await m.query(`INSERT INTO webhook_fanout (id, last_event_id) VALUES (1, 0) ON CONFLICT DO NOTHING`);
+      [cursor] = (await m.query(lock)) as Array<{ last_event_id: string }>;
+    }
+    return cursor ? fromInt8(cursor.last_event_id) : null;
+  }
+
+  async due(job: DeliveryJob): Promise<DueDelivery | null> {
+    const [row] = (await this.db.query(DUE, [job.deliveryId])) as DueRow[];
+    if (!row || row.status !== 'pending' || row.job_id !== job.jobId) return null;
+    if (!row.enabled || row.revoked) {
+      // Checked again at send time: an endpoint disabled or a key revoked since the job was queued gets nothing.
+      await this.db.transaction((m) =>
+        cancelPending(m, this.queue, 'd.id = $1 AND d.job_id = $2', [job.deliveryId, job.jobId]),
+      );
+      return null;
+    }
+    return toDue(row);
+  }
+
+  async record(outcome: AttemptOutcome, disableAfterMs: number): Promise<string | null> {
+    const { delivery } = outcome;
+    const nextJobId = outcome.ok || outcome.retryInMs === null ? null : randomUUID();
+    return this.db.transaction(async (m) => {
+      const [, updated] = (await m.query(RECORD, [
+        delivery.deliveryId,
+        delivery.jobId,
+        outcome.ok,
+        outcome.statusCode,
+        outcome.error?.slice(0, 300) ?? null,
+        Math.round(outcome.durationMs),
+        nextJobId,
+        outcome.retryInMs,
+      ])) as [unknown, number];
+      if (updated === 0) return null; // cancelled or superseded while it was being sent
+      if (nextJobId !== null && outcome.retryInMs !== null) {
+        const startAfter = new Date(Date.now() + outcome.retryInMs);
+        await this.queue.add(
+          [{ jobId: nextJobId, deliveryId: delivery.deliveryId, webhookId: delivery.webhookId, startAfter }],
+          m,
+        );
+      }
+      const [[streak]] = (await m.query(STREAK, [delivery.webhookId, outcome.ok, disableAfterMs])) as [
+        Array<{ too_long: boolean | null; failing_since: Date | null }>,
+        number,
+      ];
+      const reason =
+        outcome.disable ??
+        (streak?.too_long && streak.failing_since
+          ? `every delivery failed since ${streak.failing_since.toISOString()}`
+          : null);
+      if (reason === null) return null;
+      const [, disabled] = (await m.query(
+        `UPDATE webhooks SET enabled = false, disabled_reason = $2 WHERE id = $1 AND enabled`,
+        [delivery.webhookId, reason],
+      )) as [unknown, number];
+      if (disabled === 0) return null;
+      await cancelPending(m, this.queue, 'd.webhook_id = $1', [delivery.webhookId]);
+      return reason;
+    });
+  }
+}
+
+function toDue(row: DueRow): DueDelivery {
+  const deliveryId = fromInt8(row.id);
+  const webhookId = fromInt8(row.webhook_id);
+  const message =
+    row.event_id === null || row.type === null || row.occurred_at === null || row.data === null
+      ? pingMessage(deliveryId, webhookId, row.created_at)
+      : eventMessage({ id: fromInt8(row.event_id), type: row.type, occurredAt: row.occurred_at, data: row.data });
+  return {
+    deliveryId,
+    webhookId,
+    jobId: row.job_id ?? '',
+    url: row.url,
+    sealedSecret: row.secret_sealed,
+    ...message,
+    attempts: row.attempts,
+    elapsedMs: Number(row.elapsed_ms),
+  };
+}
