@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { eventually } from './support/eventually.js';
 import { ENTRY, type ServiceProcess } from './support/spawn-service.mjs';
@@ -30,21 +30,22 @@ interface Received {
 }
 
 /** One HTTP server for all endpoints (`/<index>`), answering as the endpoint's kind says. */
-async function startReceivers(): Promise<{ server: Server; url: string; received: Received[]; hanging: () => number }> {
+async function startReceivers() {
   const received: Received[] = [];
-  let hangingNow = 0;
+  /** Requests each endpoint is answering now, and the most it ever answered at once. */
+  const inFlight = KINDS.map(() => 0);
+  const mostAtOnce = KINDS.map(() => 0);
   const server = createServer((req, res) => {
+    const endpoint = Number(req.url?.slice(1));
+    const kind = KINDS[endpoint];
+    inFlight[endpoint]++;
+    mostAtOnce[endpoint] = Math.max(mostAtOnce[endpoint], inFlight[endpoint]);
+    res.once('close', () => inFlight[endpoint]--); // answered, or the sender gave up and closed the connection
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      const endpoint = Number(req.url?.slice(1));
-      const kind = KINDS[endpoint];
-      if (kind === 'hanging') {
-        hangingNow++;
-        req.socket.once('close', () => hangingNow--);
-        return; // never answers
-      }
+      if (kind === 'hanging') return; // never answers
       const header = (name: string) => String(req.headers[name] ?? '');
       received.push({
         endpoint,
@@ -66,7 +67,7 @@ async function startReceivers(): Promise<{ server: Server; url: string; received
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { server, url: `http://127.0.0.1:${port}`, received, hanging: () => hangingNow };
+  return { server, url: `http://127.0.0.1:${port}`, received, mostAtOnce };
 }
 
 /** A secret sealed as the service seals them, but under another key (replicas with different keys). */
@@ -213,8 +214,11 @@ describe('webhook delivery under bad receivers and a crash (slow)', () => {
         `${events.length * healthyEndpoints.length} due; ${healthyDeliveries} deliveries received, ` +
         `${duplicates} duplicates (same webhook-id); ${pendingAtKill} pending at the SIGKILL; ` +
         `drained in ${(drainMs / 1000).toFixed(1)} s from the first order; hanging endpoints still at ` +
-        `${hanging.pending} pending, ${receivers.hanging()} requests open; ${receivers.received.length} requests in all`,
+        `${hanging.pending} pending; ${receivers.received.length} requests answered in all; most requests at once ` +
+        `per endpoint: ${receivers.mostAtOnce.join(' ')}`,
     );
     expect(missing()).toBe(0);
+    // WEBHOOKS_ENDPOINT_CONCURRENCY (default 1): never two requests at once at a healthy endpoint.
+    expect(Math.max(...healthyEndpoints.map((e) => receivers.mostAtOnce[e.index]))).toBe(1);
   }, 150_000);
 });

@@ -72,8 +72,12 @@ type Config = ConfigType<typeof appConfig>;
     },
     {
       provide: DELIVERY_STORE,
-      inject: [DataSource, PgBossDeliveryQueue],
-      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmDeliveryStore(db.manager, queue),
+      inject: [DataSource, PgBossDeliveryQueue, appConfig.KEY],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue, { webhooks }: Config) =>
+        new TypeOrmDeliveryStore(db.manager, queue, {
+          endpointConcurrency: webhooks.endpointConcurrency,
+          slotMs: webhooks.timeoutMs + 5_000,
+        }),
     },
     {
       provide: SECRET_BOX,

@@ -43,6 +43,8 @@ export interface NewDeliveryJob {
   readonly deliveryId: number;
   readonly webhookId: number;
   readonly startAfter?: Date;
+  /** Fetched before the endpoint's other jobs (a delivery that found its endpoint busy keeps its place). */
+  readonly first?: boolean;
 }
 
 interface JobData {
@@ -113,6 +115,7 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
       data: { deliveryId: job.deliveryId },
       group: { id: String(job.webhookId) },
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+      ...(job.first ? { priority: 1 } : {}),
     }));
     await this.boss.insert(DELIVERY_QUEUE, inserts, { db: inTransaction(manager) });
   }

@@ -59,7 +59,8 @@ const RECORD = `UPDATE webhook_deliveries SET
     last_duration_ms = $6,
     delivered_at = CASE WHEN $3 THEN now() ELSE delivered_at END,
     next_attempt_at = CASE WHEN $7::uuid IS NULL THEN NULL ELSE now() + $8::float8 * interval '1 millisecond' END,
-    job_id = COALESCE($7::uuid, job_id)
+    job_id = COALESCE($7::uuid, job_id),
+    sending_until = NULL
   WHERE id = $1 AND job_id = $2 AND status = 'pending'`;
 
 /** An endpoint's streak: a success ends it, a failure starts it if none runs; says whether it ran too long. */
@@ -67,11 +68,22 @@ const STREAK = `UPDATE webhooks SET failing_since = CASE WHEN $2 THEN NULL ELSE 
   WHERE id = $1
   RETURNING enabled AND failing_since < now() - $3 * interval '1 millisecond' AS too_long, failing_since`;
 
+/** A delivery that found its endpoint's slots taken tries again after this (and up to as long again). */
+const BUSY_RETRY_MS = 250;
+
+export interface SendingLimits {
+  /** Deliveries one endpoint is sent at once (WEBHOOKS_ENDPOINT_CONCURRENCY). */
+  readonly endpointConcurrency: number;
+  /** How long a sending slot is held at most: the transport's deadline and the time to record (a crash frees it so). */
+  readonly slotMs: number;
+}
+
 /** The dispatcher's side of the delivery table; the jobs go with the rows, in the same transactions. */
 export class TypeOrmDeliveryStore implements DeliveryStore {
   constructor(
     private readonly db: EntityManager,
     private readonly queue: PgBossDeliveryQueue,
+    private readonly limits: SendingLimits,
   ) {}
 
   async relay(limit: number): Promise<number> {
@@ -118,7 +130,42 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
       );
       return null;
     }
-    return toDue(row);
+    return (await this.claimSlot(row)) ? toDue(row) : null;
+  }
+
+  /**
+   * One of the endpoint's sending slots, or a new job a moment later (ahead of the
+   * endpoint's others) when they are all taken. pg-boss's group limit already keeps
+   * an endpoint's jobs apart, but each claim checks it on its own, so workers
+   * claiming at the same moment can all pass it; here the endpoint's row lock
+   * serialises the check. Slots expire (`slotMs`), so a crashed sender frees its own.
+   */
+  private claimSlot(row: DueRow): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      await m.query(`SELECT 1 FROM webhooks WHERE id = $1 FOR UPDATE`, [row.webhook_id]);
+      const [{ busy }] = (await m.query(
+        `SELECT count(*)::int AS busy FROM webhook_deliveries
+         WHERE webhook_id = $1 AND status = 'pending' AND sending_until > now() AND id <> $2`,
+        [row.webhook_id, row.id],
+      )) as Array<{ busy: number }>;
+      if (busy < this.limits.endpointConcurrency) {
+        const [, claimed] = (await m.query(
+          `UPDATE webhook_deliveries SET sending_until = now() + $3::float8 * interval '1 millisecond'
+           WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
+          [row.id, row.job_id, this.limits.slotMs],
+        )) as [unknown, number];
+        return claimed > 0;
+      }
+      const jobId = randomUUID();
+      const [, moved] = (await m.query(
+        `UPDATE webhook_deliveries SET job_id = $3 WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
+        [row.id, row.job_id, jobId],
+      )) as [unknown, number];
+      const startAfter = new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random()));
+      const job = { jobId, deliveryId: fromInt8(row.id), webhookId: fromInt8(row.webhook_id), startAfter, first: true };
+      if (moved > 0) await this.queue.add([job], m);
+      return false;
+    });
   }
 
   async record(outcome: AttemptOutcome, disableAfterMs: number): Promise<string | null> {
