@@ -8,7 +8,7 @@ import { DeliverySender } from './application/delivery-sender.js';
 import { OutboxSubscriber } from './application/outbox.subscriber.js';
 import { WebhookDispatcher } from './application/webhook-dispatcher.js';
 import { WebhooksService } from './application/webhooks.service.js';
-import { DELIVERY_STORE, DELIVERY_WORKERS, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
+import { DELIVERY_STORE, DELIVERY_WORKERS, OUTBOX_RELAY, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
 import {
   DELIVERY_REPOSITORY,
   EVENT_STORE,
@@ -30,6 +30,7 @@ import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-me
 import { PgBossDeliveryQueue } from './infrastructure/pg-boss-delivery-queue.js';
 import { TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
 import { TypeOrmDeliveryStore } from './infrastructure/typeorm-delivery-store.js';
+import { TypeOrmOutboxRelay } from './infrastructure/typeorm-outbox-relay.js';
 import { TypeOrmEventStore } from './infrastructure/typeorm-event-store.js';
 import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository.js';
 
@@ -69,6 +70,11 @@ type Config = ConfigType<typeof appConfig>;
       provide: DELIVERY_REPOSITORY,
       inject: [DataSource, PgBossDeliveryQueue],
       useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmDeliveryRepository(db.manager, queue),
+    },
+    {
+      provide: OUTBOX_RELAY,
+      inject: [DataSource, PgBossDeliveryQueue],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmOutboxRelay(db.manager, queue),
     },
     {
       provide: DELIVERY_STORE,

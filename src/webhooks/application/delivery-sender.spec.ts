@@ -34,7 +34,6 @@ const due = (patch: Partial<DueDelivery> = {}): DueDelivery => ({
 class FakeStore implements DeliveryStore {
   readonly recorded: AttemptOutcome[] = [];
   constructor(private readonly delivery: DueDelivery | null) {}
-  relay = async () => 0;
   due = async (job: DeliveryJob) => (this.delivery?.jobId === job.jobId ? this.delivery : null);
   record = async (outcome: AttemptOutcome) => {
     this.recorded.push(outcome);

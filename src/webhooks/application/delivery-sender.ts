@@ -14,6 +14,16 @@ import { retryDelayMs } from '../domain/retry-schedule.js';
 import { signatureHeader } from '../domain/signature.js';
 import { WEBHOOK_METRICS, type WebhookMetrics } from '../domain/webhook-metrics.js';
 
+/** An attempt that failed before anything was sent. */
+const NOT_SENT: TransportResult = {
+  ok: false,
+  statusCode: null,
+  error: null,
+  durationMs: 0,
+  gone: false,
+  retryAfterMs: null,
+};
+
 /** Why a 410 disables an endpoint, as its owner reads it (`disabledReason`). */
 export const GONE_REASON = 'the endpoint answered 410 Gone';
 
@@ -59,27 +69,15 @@ export class DeliverySender {
   async deliver(job: DeliveryJob): Promise<void> {
     const delivery = await this.store.due(job);
     if (!delivery) return;
-    const timestamp = Math.floor(Date.now() / 1000);
-    let secret: string;
-    try {
-      secret = this.secrets.open(delivery.sealedSecret);
-    } catch {
-      secret = '';
-    }
-    const result: TransportResult = secret
-      ? await this.transport.post(
-          delivery.url,
-          webhookHeaders([secret], delivery.messageId, timestamp, delivery.body),
-          delivery.body,
-        )
-      : {
-          ok: false,
-          statusCode: null,
-          error: 'the signing secret cannot be opened',
-          durationMs: 0,
-          gone: false,
-          retryAfterMs: null,
-        };
+    const secret = this.openSecret(delivery.sealedSecret);
+    const result: TransportResult =
+      secret === null
+        ? { ...NOT_SENT, error: 'the signing secret cannot be opened' }
+        : await this.transport.post(
+            delivery.url,
+            webhookHeaders([secret], delivery.messageId, Math.floor(Date.now() / 1000), delivery.body),
+            delivery.body,
+          );
     const retryInMs =
       result.ok || result.gone
         ? null
@@ -93,5 +91,14 @@ export class DeliverySender {
       this.config.disableAfterMs,
     );
     if (disabled) this.logger.warn(`Disabled webhook endpoint ${delivery.webhookId}: ${disabled}`);
+  }
+
+  /** The opened secret, or null when it cannot be opened (sealed under another WEBHOOKS_SECRET_KEY, damaged). */
+  private openSecret(sealed: string): string | null {
+    try {
+      return this.secrets.open(sealed);
+    } catch {
+      return null;
+    }
   }
 }

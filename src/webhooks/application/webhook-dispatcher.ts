@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig, type WebhooksConfig } from '../../config/app.config.js';
-import { DELIVERY_STORE, DELIVERY_WORKERS, type DeliveryStore, type DeliveryWorkers } from '../domain/dispatch.js';
+import { DELIVERY_WORKERS, type DeliveryWorkers, OUTBOX_RELAY, type OutboxRelay } from '../domain/dispatch.js';
 import { EVENT_STORE, type EventStore } from '../domain/ports.js';
 import { DeliverySender } from './delivery-sender.js';
 
@@ -30,7 +30,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private failingSinceLogged = false;
 
   constructor(
-    @Inject(DELIVERY_STORE) private readonly store: DeliveryStore,
+    @Inject(OUTBOX_RELAY) private readonly outbox: OutboxRelay,
     @Inject(DELIVERY_WORKERS) private readonly workers: DeliveryWorkers,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly sender: DeliverySender,
@@ -64,7 +64,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         await this.workers.start((job) => this.sender.deliver(job));
         this.workersStarted = true;
       }
-      while (!this.stopping && (await this.store.relay(RELAY_BATCH)) === RELAY_BATCH);
+      while (!this.stopping && (await this.outbox.relay(RELAY_BATCH)) === RELAY_BATCH);
       if (Date.now() - this.lastSweep > SWEEP_EVERY_MS && !this.stopping) await this.sweep();
       this.failingSinceLogged = false;
     } catch (error) {

@@ -47,18 +47,23 @@ export interface AttemptOutcome {
   readonly disable: string | null;
 }
 
-/**
- * The delivery table and its jobs, as the dispatcher uses them. Every method is
- * one short transaction; none is open while a receiver answers.
- */
-export interface DeliveryStore {
+/** Turns the outbox's new events into deliveries and their jobs. */
+export interface OutboxRelay {
   /**
-   * Turns events not relayed yet into deliveries and their jobs, one transaction,
-   * one relaying instance at a time (the others return 0 at once); cancels the
-   * pending deliveries of endpoints that were disabled or whose key was revoked.
-   * Returns how many events were relayed.
+   * Relays up to `limit` events not relayed yet, in one transaction, one relaying
+   * instance at a time (the others return 0 at once); first cancels the pending
+   * deliveries of endpoints that were disabled or whose key was revoked. Returns
+   * how many events were relayed.
    */
   relay(limit: number): Promise<number>;
+}
+export const OUTBOX_RELAY = Symbol('OutboxRelay');
+
+/**
+ * The delivery table and its jobs, as the workers use them. Every method is one
+ * short transaction at most; none is open while a receiver answers.
+ */
+export interface DeliveryStore {
   /** The delivery `job` is to send, or null when there is none (done, cancelled, superseded, or its endpoint stopped). */
   due(job: DeliveryJob): Promise<DueDelivery | null>;
   /**
