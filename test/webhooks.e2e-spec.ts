@@ -230,7 +230,11 @@ describe('webhooks and the event feed (e2e)', () => {
     for (const req of asBob)
       expect((await req.set(KEY, bob.secret).expect(404)).body).toEqual(errorBody('WEBHOOK_NOT_FOUND', 404));
     await request(t.http).get(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(200);
-    await request(t.http).patch(`/webhooks/${hook.id}`).set(KEY, alice.secret).send({ enabled: false }).expect(200);
+    const paused = await request(t.http).patch(`/webhooks/${hook.id}`).set(KEY, alice.secret).send({ enabled: false });
+    expect(paused.body).toMatchObject({ enabled: false, disabledReason: 'disabled by its owner' });
+    const resumed = await request(t.http).patch(`/webhooks/${hook.id}`).set(KEY, alice.secret).send({ enabled: true });
+    expect(resumed.body).toMatchObject({ enabled: true });
+    expect(resumed.body).not.toHaveProperty('disabledReason');
     await request(t.http).delete(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(204);
     await request(t.http).get(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(404);
   });
