@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
 import { eventually } from './support/eventually.js';
@@ -33,9 +34,13 @@ describe('webhooks and the event feed (e2e)', () => {
   let bob: StoreKey;
   let categoryId: number;
   const failuresLeft = new Map<string, number>();
+  /** Paths answered with this status, always. */
+  const answers = new Map<string, number>();
 
   beforeAll(async () => {
     receiver = await startReceiver((m) => {
+      const always = answers.get(m.path);
+      if (always !== undefined) return always;
       const left = failuresLeft.get(m.path) ?? 0;
       if (left <= 0) return 204;
       failuresLeft.set(m.path, left - 1);
@@ -234,7 +239,11 @@ describe('webhooks and the event feed (e2e)', () => {
     for (const req of asBob)
       expect((await req.set(KEY, bob.secret).expect(404)).body).toEqual(errorBody('WEBHOOK_NOT_FOUND', 404));
     await request(t.http).get(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(200);
-    await request(t.http).patch(`/webhooks/${hook.id}`).set(KEY, alice.secret).send({ enabled: false }).expect(200);
+    const paused = await request(t.http).patch(`/webhooks/${hook.id}`).set(KEY, alice.secret).send({ enabled: false });
+    expect(paused.body).toMatchObject({ enabled: false, disabledReason: 'disabled by its owner' });
+    const resumed = await request(t.http).patch(`/webhooks/${hook.id}`).set(KEY, alice.secret).send({ enabled: true });
+    expect(resumed.body).toMatchObject({ enabled: true });
+    expect(resumed.body).not.toHaveProperty('disabledReason');
     await request(t.http).delete(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(204);
     await request(t.http).get(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(404);
   });
@@ -254,6 +263,85 @@ describe('webhooks and the event feed (e2e)', () => {
     await register(alice, { url: `${receiver.url}/x`, events: ['order.placed'], extra: 1 }).expect(400);
     const reader = await issueStoreKey(t, ['read']);
     await register(reader, { url: `${receiver.url}/x`, events: ['order.placed'] }).expect(403);
+  });
+
+  describe('endpoints that stop receiving', () => {
+    let petId: number;
+    const restock = (quantity: number) => putStock(t, admin.secret, petId, quantity).expect(200);
+    const deliveryRows = (hookId: number): Promise<Array<{ status: string; job_id: string }>> =>
+      t.db.query(`SELECT status, job_id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id`, [hookId]);
+
+    beforeAll(async () => {
+      petId = await stockedPet(t, admin.secret, 1, { name: 'Stopper', categoryId });
+    });
+
+    it('disables an endpoint that answers 410 Gone, with the reason, and sends it nothing more', async () => {
+      answers.set('/gone', 410);
+      const hook = (await register(alice, { url: `${receiver.url}/gone`, events: ['inventory.changed'] }).expect(201))
+        .body;
+      for (const quantity of [11, 12, 13]) await restock(quantity);
+      await eventually(async () => {
+        const res = await request(t.http).get(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(200);
+        return res.body.enabled === false;
+      });
+      const res = await request(t.http).get(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(200);
+      expect(res.body).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+      await eventually(async () => (await deliveryRows(hook.id)).every((d) => d.status !== 'pending'));
+      await restock(14);
+      await sleep(500); // a delivery of that change would have been relayed and sent by now
+      expect(at('/gone')).toHaveLength(1);
+      const statuses = (await request(t.http).get(`/webhooks/${hook.id}/deliveries`).set(KEY, alice.secret)).body.map(
+        (d: { status: string }) => d.status,
+      );
+      expect(statuses[0]).toBe('failed');
+      expect(statuses.slice(1).every((s: string) => s === 'cancelled')).toBe(true);
+    });
+
+    it("sends a revoked key's endpoints nothing more and cancels their queued deliveries", async () => {
+      answers.set('/revoked', 503); // keeps the deliveries pending, retried
+      const dave = await issueStoreKey(t, ['read', 'write']);
+      const hook = (await register(dave, { url: `${receiver.url}/revoked`, events: ['inventory.changed'] }).expect(201))
+        .body;
+      for (const quantity of [21, 22, 23]) await restock(quantity);
+      await eventually(() => at('/revoked').length >= 1);
+      await request(t.http).delete(`/admin/api-keys/${dave.id}`).set(KEY, admin.secret).expect(204);
+      await eventually(async () => (await deliveryRows(hook.id)).every((d) => d.status === 'cancelled'));
+      await sleep(200); // an attempt already under way at the revocation may still land
+      const sent = at('/revoked').length;
+      const rows = await deliveryRows(hook.id);
+      await restock(24);
+      await sleep(1_000); // the retries (100–400 ms apart) and a new event's delivery would have come by now
+      expect(at('/revoked')).toHaveLength(sent);
+      expect(await deliveryRows(hook.id)).toEqual(rows); // the new event made no delivery either
+      const jobs: Array<{ state: string }> = await t.db.query(`SELECT state FROM pgboss.job WHERE id = ANY($1)`, [
+        rows.map((r) => r.job_id),
+      ]);
+      expect(jobs.map((j) => j.state)).toEqual(rows.map(() => 'cancelled'));
+    });
+
+    it("drops a deleted endpoint's queued jobs and sends it nothing more", async () => {
+      answers.set('/deleted', 500);
+      const hook = (
+        await register(alice, { url: `${receiver.url}/deleted`, events: ['inventory.changed'] }).expect(201)
+      ).body;
+      for (const quantity of [31, 32]) await restock(quantity);
+      await eventually(() => at('/deleted').length >= 1);
+      const ids: Array<{ id: string }> = await t.db.query(`SELECT id FROM webhook_deliveries WHERE webhook_id = $1`, [
+        hook.id,
+      ]);
+      await request(t.http).delete(`/webhooks/${hook.id}`).set(KEY, alice.secret).expect(204);
+      const queued: Array<{ count: number }> = await t.db.query(
+        `SELECT count(*)::int AS count FROM pgboss.job
+         WHERE name = 'webhook-delivery' AND data->>'deliveryId' = ANY($1) AND state IN ('created', 'retry')`,
+        [ids.map((r) => r.id)],
+      );
+      expect(queued[0].count).toBe(0); // right after the DELETE: its jobs were cancelled, not left to run
+      await sleep(200); // an attempt already under way when the endpoint went may still land
+      const sent = at('/deleted').length;
+      await sleep(1_000);
+      expect(at('/deleted')).toHaveLength(sent);
+      expect(ids.length).toBeGreaterThan(0);
+    });
   });
 
   describe('with the production defaults (https only, public targets only)', () => {

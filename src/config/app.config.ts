@@ -46,7 +46,10 @@ export interface WebhooksConfig {
   /** WEBHOOKS_DISPATCHER=false: this instance sends nothing (another one does). */
   readonly dispatcher: boolean;
   readonly pollIntervalMs: number;
+  /** WEBHOOKS_CONCURRENCY: deliveries this instance sends at once (its pg-boss workers). */
   readonly concurrency: number;
+  /** WEBHOOKS_ENDPOINT_CONCURRENCY: deliveries one endpoint receives at once, across all instances. */
+  readonly endpointConcurrency: number;
   /** One deadline per attempt: resolution, connection, TLS and the answer (at most {@link MAX_WEBHOOK_TIMEOUT_MS}). */
   readonly timeoutMs: number;
   readonly retryBaseMs: number;
@@ -225,6 +228,7 @@ function loadWebhooksConfig(env: Env): WebhooksConfig {
     dispatcher: parseBoolean(env, 'WEBHOOKS_DISPATCHER', true),
     pollIntervalMs: parsePositiveInt(env, 'WEBHOOKS_POLL_INTERVAL_MS', 1_000),
     concurrency: parsePositiveInt(env, 'WEBHOOKS_CONCURRENCY', 8),
+    endpointConcurrency: parsePositiveInt(env, 'WEBHOOKS_ENDPOINT_CONCURRENCY', 1),
     timeoutMs: parseWebhookTimeout(env),
     retryBaseMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_BASE_MS', 30_000),
     retryMaxMs: parsePositiveInt(env, 'WEBHOOKS_RETRY_MAX_MS', 6 * hour),

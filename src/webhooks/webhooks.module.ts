@@ -4,10 +4,11 @@ import { DataSource } from 'typeorm';
 import { appConfig } from '../config/app.config.js';
 import { AppMetrics } from '../metrics/app-metrics.js';
 import { EventsService } from './application/events.service.js';
+import { DeliverySender } from './application/delivery-sender.js';
 import { OutboxSubscriber } from './application/outbox.subscriber.js';
 import { WebhookDispatcher } from './application/webhook-dispatcher.js';
 import { WebhooksService } from './application/webhooks.service.js';
-import { DELIVERY_QUEUE, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
+import { DELIVERY_STORE, DELIVERY_WORKERS, OUTBOX_RELAY, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
 import {
   DELIVERY_REPOSITORY,
   EVENT_STORE,
@@ -24,14 +25,22 @@ import { LazySecretBox, loadSecretKey } from './infrastructure/aes-secret-box.js
 import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js';
 import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
 import { WebhookSecretRotation1795759200000 } from './infrastructure/migrations/1795759200000-webhook-secret-rotation.js';
+import { DeliveryJobs1796342400000 } from './infrastructure/migrations/1796342400000-delivery-jobs.js';
 import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
 import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
-import { TypeOrmDeliveryQueue, TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
+import { PgBossDeliveryQueue } from './infrastructure/pg-boss-delivery-queue.js';
+import { TypeOrmDeliveryRepository } from './infrastructure/typeorm-deliveries.js';
+import { TypeOrmDeliveryStore } from './infrastructure/typeorm-delivery-store.js';
+import { TypeOrmOutboxRelay } from './infrastructure/typeorm-outbox-relay.js';
 import { TypeOrmEventStore } from './infrastructure/typeorm-event-store.js';
 import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repository.js';
 
 /** This module's migrations, in order: the composition root runs them after the core's. */
-export const WEBHOOK_MIGRATIONS = [Webhooks1764028800000, WebhookSecretRotation1795759200000];
+export const WEBHOOK_MIGRATIONS = [
+  Webhooks1764028800000,
+  WebhookSecretRotation1795759200000,
+  DeliveryJobs1796342400000,
+];
 
 type Config = ConfigType<typeof appConfig>;
 
@@ -46,6 +55,16 @@ type Config = ConfigType<typeof appConfig>;
     WebhooksService,
     OutboxSubscriber,
     WebhookDispatcher,
+    DeliverySender,
+    {
+      provide: PgBossDeliveryQueue,
+      inject: [appConfig.KEY],
+      useFactory: ({ databaseUrl, webhooks }: Config) => {
+        if (!databaseUrl) throw new Error('DATABASE_URL must be resolved before the webhooks module starts');
+        return new PgBossDeliveryQueue({ databaseUrl, ...webhooks });
+      },
+    },
+    { provide: DELIVERY_WORKERS, useExisting: PgBossDeliveryQueue },
     { provide: EVENT_STORE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmEventStore(db.manager) },
     {
       provide: WEBHOOK_REPOSITORY,
@@ -54,13 +73,22 @@ type Config = ConfigType<typeof appConfig>;
     },
     {
       provide: DELIVERY_REPOSITORY,
-      inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmDeliveryRepository(db.manager),
+      inject: [DataSource, PgBossDeliveryQueue],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmDeliveryRepository(db.manager, queue),
     },
     {
-      provide: DELIVERY_QUEUE,
-      inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmDeliveryQueue(db.manager),
+      provide: OUTBOX_RELAY,
+      inject: [DataSource, PgBossDeliveryQueue],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmOutboxRelay(db.manager, queue),
+    },
+    {
+      provide: DELIVERY_STORE,
+      inject: [DataSource, PgBossDeliveryQueue, appConfig.KEY],
+      useFactory: (db: DataSource, queue: PgBossDeliveryQueue, { webhooks }: Config) =>
+        new TypeOrmDeliveryStore(db.manager, queue, {
+          endpointConcurrency: webhooks.endpointConcurrency,
+          slotMs: webhooks.timeoutMs + 5_000,
+        }),
     },
     {
       provide: SECRET_BOX,

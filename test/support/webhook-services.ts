@@ -30,7 +30,8 @@ export class WebhookServices {
     await recreateDatabase(this.databaseUrl);
   }
 
-  async start(name: string): Promise<ServiceProcess> {
+  /** Starts an instance named `name`; `env` adds to (or overrides) the settings above. */
+  async start(name: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const service = spawnService({
       name,
       port: await freePort(),
@@ -50,6 +51,7 @@ export class WebhookServices {
         WEBHOOKS_POLL_INTERVAL_MS: '50',
         WEBHOOKS_RETRY_BASE_MS: '200',
         WEBHOOKS_RETRY_MAX_MS: '1000',
+        ...env,
       },
     });
     this.started.push(service);
@@ -71,16 +73,17 @@ export class WebhookServices {
     }
   }
 
-  /** A request to `service` with the admin key; JSON in and out. */
+  /** A request to `service` with the admin key (or `key`); JSON in and out. */
   async call(
     service: ServiceProcess,
     method: string,
     path: string,
     body?: unknown,
+    key: string = this.adminKey,
   ): Promise<{ status: number; body: any }> {
     const res = await fetch(`${service.base}${path}`, {
       method,
-      headers: { 'X-API-Key': this.adminKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();

@@ -686,8 +686,11 @@ export interface components {
             /** Format: date-time */
             deliveredAt?: string;
         };
-        /** @enum {string} */
-        DeliveryStatus: "pending" | "delivered" | "failed";
+        /**
+         * @description `failed`: retried until the retry window ended (POST …/retry sends it again); `cancelled`: dropped undelivered because the endpoint was disabled or its key revoked
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "delivered" | "failed" | "cancelled";
         /** @description Every failure answers with this shape and only it. */
         Error: {
             /**
@@ -906,8 +909,13 @@ export interface components {
             events: components["schemas"]["EventType"][];
             /** @example Warehouse sync */
             description?: string;
-            /** @description False once it failed for 24 hours in a row (PATCH `enabled: true` re-enables) */
+            /** @description False once it answered 410 Gone or failed for 24 hours in a row, or when paused by PATCH (PATCH `enabled: true` re-enables) */
             enabled: boolean;
+            /**
+             * @description Why it is disabled (present only while `enabled` is false)
+             * @example the endpoint answered 410 Gone
+             */
+            disabledReason?: string;
             /**
              * Format: date-time
              * @description Since when every delivery attempt failed (absent after a success)
@@ -1304,8 +1312,13 @@ export interface components {
             events: components["schemas"]["EventType"][];
             /** @example Warehouse sync */
             description?: string;
-            /** @description False once it failed for 24 hours in a row (PATCH `enabled: true` re-enables) */
+            /** @description False once it answered 410 Gone or failed for 24 hours in a row, or when paused by PATCH (PATCH `enabled: true` re-enables) */
             enabled: boolean;
+            /**
+             * @description Why it is disabled (present only while `enabled` is false)
+             * @example the endpoint answered 410 Gone
+             */
+            disabledReason?: string;
             /**
              * Format: date-time
              * @description Since when every delivery attempt failed (absent after a success)

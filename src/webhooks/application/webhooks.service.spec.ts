@@ -22,6 +22,7 @@ class InMemoryWebhooks implements WebhookRepository {
       events: input.events,
       description: input.description ?? null,
       enabled: true,
+      disabledReason: null,
       failingSince: null,
       createdAt: new Date(),
       sealed,
@@ -65,11 +66,16 @@ class InMemoryWebhooks implements WebhookRepository {
   }
 }
 
-const noDeliveries: DeliveryRepository = {
-  list: async () => ({ items: [], hasMore: false }),
-  enqueuePing: async (webhookId) => ({ id: 1, webhookId }) as Delivery,
-  retry: async () => null,
-};
+/** Deliveries of no endpoint; records which endpoints had theirs cancelled. */
+class NoDeliveries implements DeliveryRepository {
+  readonly cancelled: number[] = [];
+  list = async () => ({ items: [], hasMore: false });
+  enqueuePing = async (webhookId: number) => ({ id: 1, webhookId }) as Delivery;
+  retry = async () => null;
+  cancelAll = async (webhookId: number) => {
+    this.cancelled.push(webhookId);
+  };
+}
 const reversingBox: SecretBox = {
   seal: (s) => [...s].reverse().join(''),
   open: (s) => [...s].reverse().join(''),
@@ -88,10 +94,15 @@ class ManualClock {
   }
 }
 
-function service(webhooks = new InMemoryWebhooks(), clock = new ManualClock(), secretOverlapMs = DAY) {
+function service(
+  webhooks = new InMemoryWebhooks(),
+  clock = new ManualClock(),
+  secretOverlapMs = DAY,
+  deliveries = new NoDeliveries(),
+) {
   const policy: TargetPolicy = { allowHttp: false, allowPrivateTargets: false, allowedPorts: [443] };
   const config = { webhooks: { ...policy, secretOverlapMs } } as ConfigType<typeof appConfig>;
-  return new WebhooksService(webhooks, noDeliveries, reversingBox, uow, config, clock.now);
+  return new WebhooksService(webhooks, deliveries, reversingBox, uow, config, clock.now);
 }
 
 describe('WebhooksService', () => {
@@ -147,6 +158,18 @@ describe('WebhooksService', () => {
     ])
       await expect(attempt).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
     await expect(s.get(1, webhook.id)).resolves.toMatchObject({ id: webhook.id });
+  });
+
+  it("cancels an endpoint's pending deliveries when it is deleted, and only its owner's deletion does", async () => {
+    const deliveries = new NoDeliveries();
+    const webhooks = new InMemoryWebhooks();
+    const s = service(webhooks, undefined, undefined, deliveries);
+    const { webhook } = await s.create(1, { url: 'https://shop.example/h', events: ['order.placed'] });
+    await expect(s.remove(2, webhook.id)).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+    expect(deliveries.cancelled).toEqual([]);
+    await s.remove(1, webhook.id);
+    expect(deliveries.cancelled).toEqual([webhook.id]);
+    expect(webhooks.rows).toEqual([]);
   });
 
   describe('rotateSecret', () => {

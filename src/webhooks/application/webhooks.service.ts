@@ -110,7 +110,10 @@ export class WebhooksService {
     return webhook;
   }
 
+  /** Its queued deliveries are cancelled first (their jobs dropped); one queued meanwhile finds no endpoint and is not sent. */
   async remove(ownerKeyId: number, id: number): Promise<void> {
+    await this.get(ownerKeyId, id);
+    await this.deliveries.cancelAll(id);
     if (!(await this.webhooks.remove(ownerKeyId, id))) throw new WebhookNotFoundError(id);
   }
 

@@ -1,9 +1,17 @@
 import type { SigningSecrets } from './signing-secrets.js';
 
-/** A due delivery, claimed by one dispatcher (its row stays locked until the outcome is recorded). */
-export interface ClaimedDelivery {
+/** A delivery's job, as the queue hands it to a worker. */
+export interface DeliveryJob {
+  readonly deliveryId: number;
+  /** The job's id: a delivery whose current job is another one (retried, cancelled) is not sent by this one. */
+  readonly jobId: string;
+}
+
+/** A delivery about to be sent, read right before sending (outside any transaction). */
+export interface DueDelivery {
   readonly deliveryId: number;
   readonly webhookId: number;
+  readonly jobId: string;
   readonly url: string;
   /** The endpoint's secrets, sealed: the current one, and the one a rotation replaced while it still signs. */
   readonly secrets: SigningSecrets;
@@ -17,42 +25,68 @@ export interface ClaimedDelivery {
   readonly elapsedMs: number;
 }
 
-/** What one attempt came to. */
-export interface AttemptResult {
+/** What one POST came to. */
+export interface TransportResult {
   readonly ok: boolean;
   readonly statusCode: number | null;
   readonly error: string | null;
   readonly durationMs: number;
-}
-
-export interface DeliveryOutcome extends AttemptResult {
-  readonly deliveryId: number;
-  readonly webhookId: number;
-  /** When not ok: milliseconds until the next attempt, or null when the delivery has failed for good. */
-  readonly retryInMs: number | null;
-}
-
-/**
- * The delivery table as the dispatcher uses it. `claim` locks due deliveries with
- * `FOR UPDATE SKIP LOCKED` in a transaction that stays open while `send` runs and
- * commits the outcomes; a crash rolls it back, so the deliveries are due again.
- */
-export interface DeliveryQueue {
-  /** Creates the deliveries of events not fanned out yet (one dispatcher at a time); returns how many events. */
-  fanOut(limit: number): Promise<number>;
-  claim(limit: number, send: (due: readonly ClaimedDelivery[]) => Promise<DeliveryOutcome[]>): Promise<number>;
-  /** Endpoints failing longer than this are disabled. */
-  disableFailingSince(ms: number): Promise<number>;
-}
-export const DELIVERY_QUEUE = Symbol('DeliveryQueue');
-
-/** One POST as the transport saw it, with what the receiver asked of the sender. */
-export interface TransportResult extends AttemptResult {
   /** The receiver answered 410 Gone: it wants no more deliveries. */
   readonly gone: boolean;
-  /** A 429's or 503's `Retry-After` in ms (seconds or HTTP-date); null otherwise, or when absent or unparseable. */
+  /** The receiver's Retry-After (on 429 and 503), in ms; null when it gave none. */
   readonly retryAfterMs: number | null;
 }
+
+/** One attempt as it is recorded. */
+export interface AttemptOutcome {
+  readonly delivery: DueDelivery;
+  readonly ok: boolean;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+  /** When not ok: milliseconds until the next attempt, or null when the delivery has failed for good. */
+  readonly retryInMs: number | null;
+  /** The reason to disable the endpoint now (410 Gone), or null. */
+  readonly disable: string | null;
+}
+
+/** Turns the outbox's new events into deliveries and their jobs. */
+export interface OutboxRelay {
+  /**
+   * Relays up to `limit` events not relayed yet, in one transaction, one relaying
+   * instance at a time (the others return 0 at once); first cancels the pending
+   * deliveries of endpoints that were disabled or whose key was revoked. Returns
+   * how many events were relayed.
+   */
+  relay(limit: number): Promise<number>;
+}
+export const OUTBOX_RELAY = Symbol('OutboxRelay');
+
+/**
+ * The delivery table and its jobs, as the workers use them. Every method is one
+ * short transaction at most; none is open while a receiver answers.
+ */
+export interface DeliveryStore {
+  /** The delivery `job` is to send, or null when there is none (done, cancelled, superseded, or its endpoint stopped). */
+  due(job: DeliveryJob): Promise<DueDelivery | null>;
+  /**
+   * Records an attempt, schedules the next one as a new job (same transaction),
+   * and disables the endpoint (cancelling its pending deliveries) when the outcome
+   * says so or when it has failed for longer than `disableAfterMs`. Returns the
+   * reason the endpoint was disabled, or null.
+   */
+  record(outcome: AttemptOutcome, disableAfterMs: number): Promise<string | null>;
+}
+export const DELIVERY_STORE = Symbol('DeliveryStore');
+
+/** The job queue's workers in this instance. */
+export interface DeliveryWorkers {
+  /** Starts them: `send` runs for each due job, at most WEBHOOKS_CONCURRENCY at once here, WEBHOOKS_ENDPOINT_CONCURRENCY per endpoint overall. */
+  start(send: (job: DeliveryJob) => Promise<void>): Promise<void>;
+  /** Stops them: deliveries in flight finish, or are released to another instance after the grace period. */
+  stop(): Promise<void>;
+}
+export const DELIVERY_WORKERS = Symbol('DeliveryWorkers');
 
 /** POSTs one signed message; never throws (failures are results). */
 export interface WebhookTransport {

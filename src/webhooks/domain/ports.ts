@@ -38,6 +38,8 @@ export interface DeliveryRepository {
   enqueuePing(webhookId: number): Promise<Delivery>;
   /** Makes the delivery due now with a fresh retry window; null when the endpoint has no such delivery. */
   retry(webhookId: number, deliveryId: number): Promise<Delivery | null>;
+  /** Cancels the endpoint's pending deliveries and drops their queued jobs. */
+  cancelAll(webhookId: number): Promise<void>;
 }
 export const DELIVERY_REPOSITORY = Symbol('DeliveryRepository');
 

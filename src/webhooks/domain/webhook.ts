@@ -10,8 +10,10 @@ export interface Webhook {
   readonly url: string;
   readonly events: readonly StoreEventType[];
   readonly description: string | null;
-  /** False once it failed for WEBHOOKS_DISABLE_AFTER_MS in a row (or the client paused it); PATCH re-enables. */
+  /** False once it answered 410 Gone or failed for WEBHOOKS_DISABLE_AFTER_MS in a row (or the client paused it); PATCH re-enables. */
   readonly enabled: boolean;
+  /** Why it is disabled; null while enabled. */
+  readonly disabledReason: string | null;
   /** Since when every attempt failed; null after a success. */
   readonly failingSince: Date | null;
   readonly createdAt: Date;
@@ -25,7 +27,8 @@ export interface NewWebhook {
 
 export type WebhookPatch = Partial<NewWebhook> & { readonly enabled?: boolean };
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `cancelled`: dropped before it was delivered (its endpoint disabled or deleted, or its key revoked). */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
 /** One event (or ping) for one endpoint, with its latest attempt. */
 export interface Delivery {

@@ -14,11 +14,12 @@ interface WebhookRow {
   events: StoreEventType[];
   description: string | null;
   enabled: boolean;
+  disabled_reason: string | null;
   failing_since: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = 'id, api_key_id, url, events, description, enabled, failing_since, created_at';
+const COLUMNS = 'id, api_key_id, url, events, description, enabled, disabled_reason, failing_since, created_at';
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: fromInt8(row.id),
@@ -27,6 +28,7 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   events: row.events,
   description: row.description,
   enabled: row.enabled,
+  disabledReason: row.disabled_reason,
   failingSince: row.failing_since,
   createdAt: row.created_at,
 });
@@ -94,6 +96,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
          events = COALESCE($4, events),
          description = CASE WHEN $5 THEN $6 ELSE description END,
          enabled = COALESCE($7, enabled),
+         disabled_reason = CASE WHEN $7 THEN NULL WHEN NOT $7 THEN 'disabled by its owner' ELSE disabled_reason END,
          failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END
        WHERE id = $1 AND api_key_id = $2
        RETURNING ${COLUMNS}`,

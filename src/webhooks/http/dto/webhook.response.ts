@@ -16,8 +16,17 @@ export class WebhookResponse {
   @ApiPropertyOptional({ example: 'Warehouse sync' })
   description?: string;
 
-  @ApiProperty({ description: 'False once it failed for 24 hours in a row (PATCH `enabled: true` re-enables)' })
+  @ApiProperty({
+    description:
+      'False once it answered 410 Gone or failed for 24 hours in a row, or when paused by PATCH (PATCH `enabled: true` re-enables)',
+  })
   enabled!: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Why it is disabled (present only while `enabled` is false)',
+    example: 'the endpoint answered 410 Gone',
+  })
+  disabledReason?: string;
 
   @ApiPropertyOptional({
     type: 'string',
@@ -38,6 +47,7 @@ export class WebhookResponse {
       createdAt: webhook.createdAt.toISOString(),
     });
     if (webhook.description !== null) response.description = webhook.description;
+    if (webhook.disabledReason !== null) response.disabledReason = webhook.disabledReason;
     if (webhook.failingSince) response.failingSince = webhook.failingSince.toISOString();
     return response;
   }
@@ -71,7 +81,12 @@ export class DeliveryResponse {
   @ApiProperty({ description: 'The event type, or `ping`', example: 'order.placed' })
   eventType!: string;
 
-  @ApiProperty({ enum: ['pending', 'delivered', 'failed'], enumName: 'DeliveryStatus' })
+  @ApiProperty({
+    enum: ['pending', 'delivered', 'failed', 'cancelled'],
+    enumName: 'DeliveryStatus',
+    description:
+      '`failed`: retried until the retry window ended (POST …/retry sends it again); `cancelled`: dropped undelivered because the endpoint was disabled or its key revoked',
+  })
   status!: string;
 
   @ApiProperty({ type: 'integer', format: 'int32', description: 'Attempts made', example: 1 })
