@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_POLICY, retryDelayMs } from './retry-schedule.js';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, retryDelayMs, withinRetryWindow } from './retry-schedule.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -40,5 +40,14 @@ describe('retryDelayMs', () => {
     expect([1, 2, 3, 4].map((n) => retryDelayMs(policy, n, 0, none, top))).toEqual([99, 199, 399, 399]);
     expect(retryDelayMs(policy, 5, 700, none, top)).toBeNull();
     expect(retryDelayMs(policy, 5, 700, none, () => 0)).toBe(0);
+  });
+});
+
+describe('backoffDelayMs and withinRetryWindow', () => {
+  it('draw the same delay as retryDelayMs, the window apart', () => {
+    expect(backoffDelayMs(DEFAULT_RETRY_POLICY, 2, none, () => 0.5)).toBe(30_000);
+    expect(withinRetryWindow(DEFAULT_RETRY_POLICY, 0, 30_000)).toBe(30_000);
+    expect(withinRetryWindow(DEFAULT_RETRY_POLICY, 24 * HOUR - 29_999, 30_000)).toBeNull();
+    expect(retryDelayMs(DEFAULT_RETRY_POLICY, 2, 24 * HOUR - 29_999, none, () => 0.5)).toBeNull();
   });
 });

@@ -32,9 +32,24 @@ export function retryDelayMs(
   retryAfterMs: number | null = null,
   random: () => number = Math.random,
 ): number | null {
+  return withinRetryWindow(policy, elapsedMs, backoffDelayMs(policy, failures, retryAfterMs, random));
+}
+
+/** The delay of {@link retryDelayMs}, whether or not the delivery's retry window still allows it. */
+export function backoffDelayMs(
+  policy: RetryPolicy,
+  failures: number,
+  retryAfterMs: number | null = null,
+  random: () => number = Math.random,
+): number {
   const doublings = Math.min(Math.max(failures - 1, 0), 40);
   const ceiling = Math.min(policy.retryMaxMs, policy.retryBaseMs * 2 ** doublings);
-  const delay =
-    retryAfterMs === null ? Math.floor(random() * ceiling) : Math.min(Math.max(retryAfterMs, 0), policy.retryMaxMs);
-  return elapsedMs + delay > policy.retryForMs ? null : delay;
+  return retryAfterMs === null
+    ? Math.floor(random() * ceiling)
+    : Math.min(Math.max(retryAfterMs, 0), policy.retryMaxMs);
+}
+
+/** `delayMs`, or null when the attempt would fall after the retry window of a delivery due `elapsedMs` ago. */
+export function withinRetryWindow(policy: RetryPolicy, elapsedMs: number, delayMs: number): number | null {
+  return elapsedMs + delayMs > policy.retryForMs ? null : delayMs;
 }
