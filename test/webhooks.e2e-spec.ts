@@ -268,7 +268,7 @@ describe('webhooks and the event feed (e2e)', () => {
   describe('endpoints that stop receiving', () => {
     let petId: number;
     const restock = (quantity: number) => putStock(t, admin.secret, petId, quantity).expect(200);
-    const deliveryRows = (hookId: number): Promise<Array<{ status: string; job_id: string }>> =>
+    const deliveryRows = (hookId: number): Promise<Array<{ status: string; job_id: string | null }>> =>
       t.db.query(`SELECT status, job_id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id`, [hookId]);
 
     beforeAll(async () => {
@@ -293,8 +293,9 @@ describe('webhooks and the event feed (e2e)', () => {
       const statuses = (await request(t.http).get(`/webhooks/${hook.id}/deliveries`).set(KEY, alice.secret)).body.map(
         (d: { status: string }) => d.status,
       );
-      expect(statuses[0]).toBe('failed');
-      expect(statuses.slice(1).every((s: string) => s === 'cancelled')).toBe(true);
+      // The one that got the 410 failed (workers fetching at once may take any of the three first), the rest cancelled.
+      expect(statuses.filter((s: string) => s === 'failed')).toHaveLength(1);
+      expect(statuses.filter((s: string) => s === 'cancelled')).toHaveLength(statuses.length - 1);
     });
 
     it("sends a revoked key's endpoints nothing more and cancels their queued deliveries", async () => {
@@ -313,10 +314,13 @@ describe('webhooks and the event feed (e2e)', () => {
       await sleep(1_000); // the retries (100–400 ms apart) and a new event's delivery would have come by now
       expect(at('/revoked')).toHaveLength(sent);
       expect(await deliveryRows(hook.id)).toEqual(rows); // the new event made no delivery either
+      // A delivery parked while its endpoint backed off has no job; every other one's job is cancelled.
+      const jobIds = rows.flatMap((r) => (r.job_id ? [r.job_id] : []));
+      expect(jobIds.length).toBeGreaterThan(0);
       const jobs: Array<{ state: string }> = await t.db.query(`SELECT state FROM pgboss.job WHERE id = ANY($1)`, [
-        rows.map((r) => r.job_id),
+        jobIds,
       ]);
-      expect(jobs.map((j) => j.state)).toEqual(rows.map(() => 'cancelled'));
+      expect(jobs.map((j) => j.state)).toEqual(jobIds.map(() => 'cancelled'));
     });
 
     it("drops a deleted endpoint's queued jobs and sends it nothing more", async () => {

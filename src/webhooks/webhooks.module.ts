@@ -26,6 +26,7 @@ import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js
 import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
 import { WebhookSecretRotation1795759200000 } from './infrastructure/migrations/1795759200000-webhook-secret-rotation.js';
 import { DeliveryJobs1796342400000 } from './infrastructure/migrations/1796342400000-delivery-jobs.js';
+import { EndpointBackoff1796428800000 } from './infrastructure/migrations/1796428800000-endpoint-backoff.js';
 import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
 import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
 import { PgBossDeliveryQueue } from './infrastructure/pg-boss-delivery-queue.js';
@@ -40,6 +41,7 @@ export const WEBHOOK_MIGRATIONS = [
   Webhooks1764028800000,
   WebhookSecretRotation1795759200000,
   DeliveryJobs1796342400000,
+  EndpointBackoff1796428800000,
 ];
 
 type Config = ConfigType<typeof appConfig>;
@@ -85,10 +87,7 @@ type Config = ConfigType<typeof appConfig>;
       provide: DELIVERY_STORE,
       inject: [DataSource, PgBossDeliveryQueue, appConfig.KEY],
       useFactory: (db: DataSource, queue: PgBossDeliveryQueue, { webhooks }: Config) =>
-        new TypeOrmDeliveryStore(db.manager, queue, {
-          endpointConcurrency: webhooks.endpointConcurrency,
-          slotMs: webhooks.timeoutMs + 5_000,
-        }),
+        new TypeOrmDeliveryStore(db.manager, queue, { slotMs: webhooks.timeoutMs + 5_000 }),
     },
     {
       provide: SECRET_BOX,

@@ -9,8 +9,9 @@ import {
   WEBHOOK_TRANSPORT,
   type WebhookTransport,
 } from '../domain/dispatch.js';
+import { decideSend, endpointVerdict } from '../domain/endpoint-backoff.js';
 import { SECRET_BOX, type SecretBox } from '../domain/ports.js';
-import { retryDelayMs } from '../domain/retry-schedule.js';
+import { backoffDelayMs, withinRetryWindow } from '../domain/retry-schedule.js';
 import { deliveryHeaders } from '../domain/signature.js';
 import { type SigningSecrets, secretsInUse } from '../domain/signing-secrets.js';
 import { WEBHOOK_METRICS, type WebhookMetrics } from '../domain/webhook-metrics.js';
@@ -29,10 +30,12 @@ const NOT_SENT: TransportResult = {
 export const GONE_REASON = 'the endpoint answered 410 Gone';
 
 /**
- * Sends one delivery for its job: reads what it needs (no transaction), signs,
- * POSTs, then records the outcome and schedules the next attempt in one short
- * transaction. A secret that cannot be opened fails this delivery only, like a
- * receiver that does not answer.
+ * Sends one delivery for its job: reads what it needs (no transaction), claims
+ * one of the endpoint's sending slots unless the endpoint is busy or backing off
+ * (then the delivery waits for a later job), signs, POSTs, then records the
+ * outcome, the endpoint's backoff and the next attempt in one short transaction.
+ * A secret that cannot be opened fails this delivery only, like a receiver that
+ * does not answer, but does not back the endpoint off (the fault is ours).
  */
 @Injectable()
 export class DeliverySender {
@@ -52,6 +55,12 @@ export class DeliverySender {
   async deliver(job: DeliveryJob): Promise<void> {
     const delivery = await this.store.due(job);
     if (!delivery) return;
+    const rules = {
+      endpointConcurrency: this.config.endpointConcurrency,
+      askedByOwner: delivery.askedByOwner,
+      attempts: delivery.attempts,
+    };
+    if (!(await this.store.claim(delivery, (endpoint) => decideSend(endpoint, rules)))) return;
     // During a rotation's overlap, signed with the new secret and the old one (docs/webhooks.md).
     const now = new Date();
     const secrets = this.openSecrets(delivery.secrets, now);
@@ -63,16 +72,17 @@ export class DeliverySender {
             deliveryHeaders(secrets, delivery.messageId, now, delivery.body),
             delivery.body,
           );
-    const retryInMs =
-      result.ok || result.gone
-        ? null
-        : retryDelayMs(this.config, delivery.attempts + 1, delivery.elapsedMs, result.retryAfterMs);
+    // One draw: the failed delivery's next attempt, and until when its endpoint backs off (even when the
+    // delivery's retry window is spent, so that the endpoint's next delivery does not go at once).
+    const delayMs = backoffDelayMs(this.config, delivery.attempts + 1, result.retryAfterMs);
+    const retryInMs = result.ok || result.gone ? null : withinRetryWindow(this.config, delivery.elapsedMs, delayMs);
+    const endpoint = endpointVerdict({ ...result, sent: secrets !== null }, new Date(Date.now() + delayMs));
     this.metrics.attempt(
       result.ok ? 'delivered' : retryInMs === null ? 'failed' : 'retrying',
       result.durationMs / 1000,
     );
     const disabled = await this.store.record(
-      { delivery, ...result, retryInMs, disable: result.gone ? GONE_REASON : null },
+      { delivery, ...result, retryInMs, disable: result.gone ? GONE_REASON : null, endpoint },
       this.config.disableAfterMs,
     );
     if (disabled) this.logger.warn(`Disabled webhook endpoint ${delivery.webhookId}: ${disabled}`);

@@ -1,3 +1,4 @@
+import type { EndpointState, EndpointVerdict, SendDecision } from './endpoint-backoff.js';
 import type { SigningSecrets } from './signing-secrets.js';
 
 /** A delivery's job, as the queue hands it to a worker. */
@@ -5,6 +6,8 @@ export interface DeliveryJob {
   readonly deliveryId: number;
   /** The job's id: a delivery whose current job is another one (retried, cancelled) is not sent by this one. */
   readonly jobId: string;
+  /** Asked for by the endpoint's owner (`POST …/retry`, a ping): it does not wait for the endpoint's backoff. */
+  readonly askedByOwner: boolean;
 }
 
 /** A delivery about to be sent, read right before sending (outside any transaction). */
@@ -23,6 +26,8 @@ export interface DueDelivery {
   readonly attempts: number;
   /** Milliseconds since the delivery first became due (or was retried by hand). */
   readonly elapsedMs: number;
+  /** Its job was asked for by the endpoint's owner (carried over when the delivery waits for a busy endpoint). */
+  readonly askedByOwner: boolean;
 }
 
 /** What one POST came to. */
@@ -48,6 +53,8 @@ export interface AttemptOutcome {
   readonly retryInMs: number | null;
   /** The reason to disable the endpoint now (410 Gone), or null. */
   readonly disable: string | null;
+  /** What the attempt says about the endpoint: its backoff ends, starts (or lasts longer), or stays as it is. */
+  readonly endpoint: EndpointVerdict;
 }
 
 /** Turns the outbox's new events into deliveries and their jobs. */
@@ -69,6 +76,15 @@ export const OUTBOX_RELAY = Symbol('OutboxRelay');
 export interface DeliveryStore {
   /** The delivery `job` is to send, or null when there is none (done, cancelled, superseded, or its endpoint stopped). */
   due(job: DeliveryJob): Promise<DueDelivery | null>;
+  /**
+   * Under the endpoint's row lock, asks `decide` whether the delivery goes now:
+   * then takes one of the endpoint's sending slots (it expires, so a crashed
+   * sender frees its own) and returns true; otherwise moves the delivery to a
+   * new job due when decided, ahead of the endpoint's later ones, without
+   * counting an attempt or touching its retry window, and returns false (false
+   * too when the job was superseded meanwhile).
+   */
+  claim(delivery: DueDelivery, decide: (endpoint: EndpointState) => SendDecision): Promise<boolean>;
   /**
    * Records an attempt, schedules the next one as a new job (same transaction),
    * and disables the endpoint (cancelling its pending deliveries) when the outcome

@@ -45,10 +45,13 @@ export interface NewDeliveryJob {
   readonly startAfter?: Date;
   /** Fetched before the endpoint's other jobs (a delivery that found its endpoint busy keeps its place). */
   readonly first?: boolean;
+  /** The owner asked for it (`POST …/retry`, a ping): it does not wait for the endpoint's backoff. */
+  readonly askedByOwner?: boolean;
 }
 
 interface JobData {
   readonly deliveryId: number;
+  readonly askedByOwner?: boolean;
 }
 
 /**
@@ -112,7 +115,7 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
     await this.ready();
     const inserts: Array<JobInsert<JobData>> = jobs.map((job) => ({
       id: job.jobId,
-      data: { deliveryId: job.deliveryId },
+      data: { deliveryId: job.deliveryId, ...(job.askedByOwner ? { askedByOwner: true } : {}) },
       group: { id: String(job.webhookId) },
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
       ...(job.first ? { priority: 1 } : {}),
@@ -142,7 +145,8 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
         notifyPollingIntervalSeconds: pollSeconds,
       },
       async ([job]) => {
-        if (job) await send({ deliveryId: job.data.deliveryId, jobId: job.id });
+        if (job)
+          await send({ deliveryId: job.data.deliveryId, jobId: job.id, askedByOwner: job.data.askedByOwner === true });
       },
     );
   }

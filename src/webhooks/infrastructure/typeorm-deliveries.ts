@@ -87,7 +87,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
                    last_duration_ms, next_attempt_at, created_at, delivered_at`,
         [webhookId, jobId],
       )) as DeliveryRow[];
-      await this.queue.add([{ jobId, deliveryId: fromInt8(row.id), webhookId }], m);
+      await this.queue.add([{ jobId, deliveryId: fromInt8(row.id), webhookId, askedByOwner: true }], m);
       return toDelivery(row);
     });
   }
@@ -108,7 +108,8 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
          WHERE id = $1`,
         [deliveryId, jobId],
       );
-      await this.queue.add([{ jobId, deliveryId, webhookId }], m);
+      // Asked by the owner: it goes at once even while the endpoint backs off (how the owner checks it works again).
+      await this.queue.add([{ jobId, deliveryId, webhookId, askedByOwner: true }], m);
       const [row] = (await m.query(`${SELECT_DELIVERY} WHERE d.id = $1`, [deliveryId])) as DeliveryRow[];
       return toDelivery(row);
     });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { fromInt8 } from '../../database/index.js';
 import type { AttemptOutcome, DeliveryJob, DeliveryStore, DueDelivery } from '../domain/dispatch.js';
+import type { EndpointState, SendDecision } from '../domain/endpoint-backoff.js';
 import { eventMessage, pingMessage } from '../domain/message.js';
 import type { StoreEventData, StoreEventType } from '../domain/store-event.js';
 import type { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
@@ -48,17 +49,24 @@ const RECORD = `UPDATE webhook_deliveries SET
     sending_until = NULL
   WHERE id = $1 AND job_id = $2 AND status = 'pending'`;
 
-/** An endpoint's streak: a success ends it, a failure starts it if none runs; says whether it ran too long. */
-const STREAK = `UPDATE webhooks SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END
+/**
+ * An endpoint's streak: a success ends it, a failure starts it if none runs; says whether it ran too long.
+ * Its backoff: a 2xx ends it ($4), a failure sets it to the later of the two ($5, concurrent failures).
+ */
+const STREAK = `UPDATE webhooks SET failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END,
+    backoff_until = CASE WHEN $4 THEN NULL WHEN $5::timestamptz IS NULL THEN backoff_until
+      ELSE GREATEST(backoff_until, $5::timestamptz) END
   WHERE id = $1
   RETURNING enabled AND failing_since < now() - $3 * interval '1 millisecond' AS too_long, failing_since`;
 
-/** A delivery that found its endpoint's slots taken tries again after this (and up to as long again). */
-const BUSY_RETRY_MS = 250;
+/** Jobs for the parked deliveries of endpoint $1, due when its backoff ends (or now); with $2, for the oldest only. */
+const UNPARK = `UPDATE webhook_deliveries d SET job_id = gen_random_uuid(), next_attempt_at = due.at
+  FROM (SELECT GREATEST(now(), backoff_until) AS at FROM webhooks WHERE id = $1) due
+  WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending' AND job_id IS NULL
+                 ORDER BY id LIMIT CASE WHEN $2 THEN 1 END)
+  RETURNING d.id, d.job_id, due.at`;
 
 export interface SendingLimits {
-  /** Deliveries one endpoint is sent at once (WEBHOOKS_ENDPOINT_CONCURRENCY). */
-  readonly endpointConcurrency: number;
   /** How long a sending slot is held at most: the transport's deadline and the time to record (a crash frees it so). */
   readonly slotMs: number;
 }
@@ -81,40 +89,68 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
       );
       return null;
     }
-    return (await this.claimSlot(row)) ? toDue(row, job.jobId) : null;
+    return toDue(row, job);
   }
 
   /**
-   * One of the endpoint's sending slots, or a new job a moment later (ahead of the
-   * endpoint's others) when they are all taken. pg-boss's group limit already keeps
-   * an endpoint's jobs apart, but each claim checks it on its own, so workers
-   * claiming at the same moment can all pass it; here the endpoint's row lock
-   * serialises the check. Slots expire (`slotMs`), so a crashed sender frees its own.
+   * pg-boss's group limit already keeps an endpoint's jobs apart, but each claim
+   * checks it on its own, so workers claiming at the same moment can all pass it;
+   * here the endpoint's row lock serialises the decision (and `record` changes the
+   * backoff and the parked deliveries under the same lock).
    */
-  private claimSlot(row: DueRow): Promise<boolean> {
+  claim(delivery: DueDelivery, decide: (endpoint: EndpointState) => SendDecision): Promise<boolean> {
+    const { deliveryId, jobId, webhookId } = delivery;
     return this.db.transaction(async (m) => {
-      await m.query(`SELECT 1 FROM webhooks WHERE id = $1 FOR UPDATE`, [row.webhook_id]);
-      const [{ busy }] = (await m.query(
-        `SELECT count(*)::int AS busy FROM webhook_deliveries
-         WHERE webhook_id = $1 AND status = 'pending' AND sending_until > now() AND id <> $2`,
-        [row.webhook_id, row.id],
-      )) as Array<{ busy: number }>;
-      if (busy < this.limits.endpointConcurrency) {
+      const [endpoint] = (await m.query(`SELECT backoff_until, now() AS now FROM webhooks WHERE id = $1 FOR UPDATE`, [
+        webhookId,
+      ])) as Array<{ backoff_until: Date | null; now: Date }>;
+      if (!endpoint) return false; // deleted meanwhile
+      const [others] = (await m.query(
+        `SELECT count(*) FILTER (WHERE sending_until > now())::int AS in_flight,
+                count(*) FILTER (WHERE job_id IS NOT NULL) > 0 AS probed,
+                count(*) FILTER (WHERE job_id IS NOT NULL AND attempts > 0) > 0 AS retrying
+         FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending' AND id <> $2`,
+        [webhookId, deliveryId],
+      )) as Array<{ in_flight: number; probed: boolean; retrying: boolean }>;
+      const decision = decide({
+        inFlight: others.in_flight,
+        backoffUntil: endpoint.backoff_until,
+        probed: others.probed,
+        retrying: others.retrying,
+        now: endpoint.now,
+      });
+      if (decision.send) {
         const [, claimed] = (await m.query(
           `UPDATE webhook_deliveries SET sending_until = now() + $3::float8 * interval '1 millisecond'
            WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
-          [row.id, row.job_id, this.limits.slotMs],
+          [deliveryId, jobId, this.limits.slotMs],
         )) as [unknown, number];
         return claimed > 0;
       }
-      const jobId = randomUUID();
+      // Not an attempt: attempts and first_due_at (the retry window) stay. Waiting for a backoff shows its end as
+      // the next attempt; a parked delivery has no job until `record` gives it one.
+      const nextJobId = decision.why === 'parked' ? null : randomUUID();
       const [, moved] = (await m.query(
-        `UPDATE webhook_deliveries SET job_id = $3 WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
-        [row.id, row.job_id, jobId],
+        `UPDATE webhook_deliveries SET job_id = $3::uuid,
+           next_attempt_at = CASE WHEN $4 THEN $5::timestamptz ELSE next_attempt_at END
+         WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
+        [deliveryId, jobId, nextJobId, decision.why !== 'busy', endpoint.backoff_until],
       )) as [unknown, number];
-      const startAfter = new Date(Date.now() + BUSY_RETRY_MS * (1 + Math.random()));
-      const job = { jobId, deliveryId: fromInt8(row.id), webhookId: fromInt8(row.webhook_id), startAfter, first: true };
-      if (moved > 0) await this.queue.add([job], m);
+      if (moved > 0 && nextJobId !== null && decision.why !== 'parked')
+        await this.queue.add(
+          [
+            {
+              jobId: nextJobId,
+              deliveryId,
+              webhookId,
+              startAfter: decision.at,
+              // A delivery that found its endpoint busy keeps its place ahead of the endpoint's others.
+              first: decision.why === 'busy',
+              askedByOwner: delivery.askedByOwner,
+            },
+          ],
+          m,
+        );
       return false;
     });
   }
@@ -135,16 +171,27 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
       ])) as [unknown, number];
       if (updated === 0) return null; // cancelled or superseded while it was being sent
       if (nextJobId !== null && outcome.retryInMs !== null) {
-        const startAfter = new Date(Date.now() + outcome.retryInMs);
+        // Due when the endpoint's backoff ends (as the deliveries moved to wait for it, after it), not a moment
+        // before: its claim would find the endpoint still backing off.
+        const startAfter =
+          typeof outcome.endpoint === 'object'
+            ? outcome.endpoint.backOffUntil
+            : new Date(Date.now() + outcome.retryInMs);
         await this.queue.add(
           [{ jobId: nextJobId, deliveryId: delivery.deliveryId, webhookId: delivery.webhookId, startAfter }],
           m,
         );
       }
-      const [[streak]] = (await m.query(STREAK, [delivery.webhookId, outcome.ok, disableAfterMs])) as [
-        Array<{ too_long: boolean | null; failing_since: Date | null }>,
-        number,
-      ];
+      const verdict = outcome.endpoint;
+      const [[streak]] = (await m.query(STREAK, [
+        delivery.webhookId,
+        outcome.ok,
+        disableAfterMs,
+        verdict === 'answered',
+        typeof verdict === 'object' ? verdict.backOffUntil : null,
+      ])) as [Array<{ too_long: boolean | null; failing_since: Date | null }>, number];
+      if (outcome.ok) await this.unpark(m, delivery.webhookId, 'all');
+      else if (nextJobId === null) await this.unpark(m, delivery.webhookId, 'probe');
       const reason =
         outcome.disable ??
         (streak?.too_long && streak.failing_since
@@ -160,9 +207,35 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
       return reason;
     });
   }
+
+  /**
+   * Gives parked deliveries their jobs back, under the endpoint's row lock (taken
+   * by STREAK): all of them once the endpoint answered; after an attempt that left
+   * no job (the delivery is done or failed for good), the oldest, when no other
+   * pending delivery has one, so that one of them tries the endpoint when its
+   * backoff ends.
+   */
+  private async unpark(m: EntityManager, webhookId: number, which: 'all' | 'probe'): Promise<void> {
+    if (which === 'probe') {
+      const [{ probed }] = (await m.query(
+        `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
+           WHERE webhook_id = $1 AND status = 'pending' AND job_id IS NOT NULL) AS probed`,
+        [webhookId],
+      )) as Array<{ probed: boolean }>;
+      if (probed) return;
+    }
+    const [rows] = (await m.query(UNPARK, [webhookId, which === 'probe'])) as [
+      Array<{ id: string; job_id: string; at: Date }>,
+      number,
+    ];
+    const jobs = rows
+      .map((r) => ({ jobId: r.job_id, deliveryId: fromInt8(r.id), webhookId, startAfter: r.at }))
+      .sort((x, y) => x.deliveryId - y.deliveryId);
+    await this.queue.add(jobs, m);
+  }
 }
 
-function toDue(row: DueRow, jobId: string): DueDelivery {
+function toDue(row: DueRow, job: DeliveryJob): DueDelivery {
   const deliveryId = fromInt8(row.id);
   const webhookId = fromInt8(row.webhook_id);
   const message =
@@ -172,11 +245,12 @@ function toDue(row: DueRow, jobId: string): DueDelivery {
   return {
     deliveryId,
     webhookId,
-    jobId,
+    jobId: job.jobId,
     url: row.url,
     secrets: signingSecretsOf(row),
     ...message,
     attempts: row.attempts,
     elapsedMs: Number(row.elapsed_ms),
+    askedByOwner: job.askedByOwner,
   };
 }
