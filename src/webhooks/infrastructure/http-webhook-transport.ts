@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { WebhooksConfig } from '../../config/app.config.js';
-import { forbiddenRange, sameAddress } from '../domain/address-ranges.js';
+import { sameAddress } from '../domain/address-ranges.js';
 import type { TransportResult, WebhookTransport } from '../domain/dispatch.js';
 import type { TargetResolver } from '../domain/ports.js';
 import { retryAfterMs } from '../domain/retry-after.js';
@@ -141,17 +141,16 @@ export class HttpWebhookTransport implements WebhookTransport {
   }
 
   /**
-   * Destroys the socket unless it reached the checked address. The check runs on `connect`,
-   * before the request's bytes, which the socket writes only once connected: its listener
-   * for them is added after this one.
+   * Destroys the socket unless it reached the checked address (which the target rules
+   * have judged: the same address in another spelling gets the same verdict). The check
+   * runs on `connect`, before the request's bytes, which the socket writes only once
+   * connected: its listener for them is added after this one.
    */
   private verifyPeer(socket: Socket, address: string): void {
     const verify = () => {
       const remote = socket.remoteAddress;
       if (remote === undefined || !sameAddress(remote, address))
         socket.destroy(new AttemptFailed(`connected to ${remote ?? 'nothing'}, not to the checked ${address}`));
-      else if (!this.policy.allowPrivateTargets && forbiddenRange(remote) !== null)
-        socket.destroy(new AttemptFailed(`connected to ${remote}, a forbidden address`));
     };
     if (socket.connecting) socket.once('connect', verify);
     else verify();
