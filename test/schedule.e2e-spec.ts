@@ -10,10 +10,12 @@ describe('periodic jobs (e2e)', () => {
   });
   afterAll(() => t.close());
 
-  it('registers the idempotency sweep, the key-usage sweep and flush, and the rate-limit counters sweep', () => {
+  it('registers the idempotency sweep, the events sweep, the key-usage sweep and flush, and the rate-limit counters sweep', () => {
     const intervals = t.app.get(SchedulerRegistry).getIntervals();
-    expect(intervals).toEqual(expect.arrayContaining(['idempotency-sweep', 'key-usage-sweep', 'key-usage-flush']));
+    expect(intervals).toEqual(
+      expect.arrayContaining(['idempotency-sweep', 'events-sweep', 'key-usage-sweep', 'key-usage-flush']),
+    );
     // The in-memory rate-limit storage's sweep is unnamed.
-    expect(intervals).toHaveLength(4);
+    expect(intervals).toHaveLength(5);
   });
 });

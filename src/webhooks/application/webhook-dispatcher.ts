@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
+import { Interval } from '@nestjs/schedule';
 import { appConfig, type WebhooksConfig } from '../../config/app.config.js';
 import { DELIVERY_WORKERS, type DeliveryWorkers, OUTBOX_RELAY, type OutboxRelay } from '../domain/dispatch.js';
 import { EVENT_STORE, type EventStore } from '../domain/ports.js';
@@ -14,9 +15,9 @@ const DAY_MS = 86_400_000;
  * Delivery in this instance (unless WEBHOOKS_DISPATCHER=false): the job queue's
  * workers, which send each delivery (`DeliverySender`), and the relay, which turns
  * new events of the outbox into deliveries and their jobs every
- * WEBHOOKS_POLL_INTERVAL_MS (at once again while it finds full batches) and, once
- * an hour, sweeps events past their retention. On shutdown the relay stops and
- * the workers finish or release what they hold.
+ * WEBHOOKS_POLL_INTERVAL_MS (at once again while it finds full batches); and, at
+ * start-up and then hourly, the sweep of events past their retention. On shutdown
+ * the relay stops and the workers finish or release what they hold.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -26,7 +27,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private round: Promise<void> = Promise.resolve();
   private stopping = false;
   private workersStarted = false;
-  private lastSweep = 0;
   private failingSinceLogged = false;
 
   constructor(
@@ -40,7 +40,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.dispatcher) this.schedule(0);
+    if (!this.config.dispatcher) return;
+    this.schedule(0);
+    void this.sweep();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -65,7 +67,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
         this.workersStarted = true;
       }
       while (!this.stopping && (await this.outbox.relay(RELAY_BATCH)) === RELAY_BATCH);
-      if (Date.now() - this.lastSweep > SWEEP_EVERY_MS && !this.stopping) await this.sweep();
       this.failingSinceLogged = false;
     } catch (error) {
       // The database may be down for a while: say so once, try again on the next round.
@@ -75,9 +76,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  private async sweep(): Promise<void> {
-    this.lastSweep = Date.now();
-    const swept = await this.events.sweep(new Date(Date.now() - this.config.eventsRetentionDays * DAY_MS));
-    if (swept > 0) this.logger.log(`Swept ${swept} events older than ${this.config.eventsRetentionDays} days`);
+  /** Deletes the events past EVENTS_RETENTION_DAYS (and their deliveries), where this instance delivers. */
+  @Interval('events-sweep', SWEEP_EVERY_MS)
+  async sweep(): Promise<void> {
+    if (!this.config.dispatcher || this.stopping) return;
+    try {
+      const swept = await this.events.sweep(new Date(Date.now() - this.config.eventsRetentionDays * DAY_MS));
+      if (swept > 0) this.logger.log(`Swept ${swept} events older than ${this.config.eventsRetentionDays} days`);
+    } catch (error) {
+      this.logger.warn(`Event sweep failed; will retry: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }
