@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
 import { eventually } from './support/eventually.js';
-import { followPages, KEY } from './support/http.js';
+import { type FeedEvent, followPages, KEY } from './support/http.js';
 import { issueStoreKey, putStock, type StoreKey } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { type Receiver, startReceiver } from './support/webhook-receiver.mjs';
@@ -15,13 +15,6 @@ const CATALOGUE_TYPES = [
   'category.updated',
   'category.deleted',
 ];
-
-interface FeedEvent {
-  id: number;
-  type: string;
-  occurredAt: string;
-  data: Record<string, unknown>;
-}
 
 /**
  * Catalogue events over HTTP on PostgreSQL: every pet and category change appears in

@@ -3,22 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook as Verifier } from 'standardwebhooks';
 import request from 'supertest';
 import { eventually } from './support/eventually.js';
+import { type FeedEvent, KEY } from './support/http.js';
 import { createCategory, issueStoreKey, putStock, type StoreKey, stockedPet } from './support/store-builders.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { type Receiver, type ReceivedMessage, startReceiver } from './support/webhook-receiver.mjs';
 
-const KEY = 'X-API-Key';
 const ALL_TYPES = ['order.placed', 'order.completed', 'order.cancelled', 'inventory.changed', 'pet.status_changed'];
 /** The feed of the types the endpoints below subscribe to: creating the pet and category adds catalogue events. */
 const SUBSCRIBED = `limit=3&${ALL_TYPES.map((type) => `type=${type}`).join('&')}`;
 const errorBody = (code: string, status: number) => ({ code, message: expect.any(String), status });
-
-interface FeedEvent {
-  id: number;
-  type: string;
-  occurredAt: string;
-  data: Record<string, unknown>;
-}
 
 /**
  * Webhooks and the event feed over HTTP, with a real receiver: each event reaches

@@ -4,6 +4,14 @@ import request from 'supertest';
 /** The header that carries API keys. */
 export const KEY = 'X-API-Key';
 
+/** An event as `GET /events` lists it. */
+export interface FeedEvent {
+  id: number;
+  type: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
 /**
  * Asserts the contract of every failure (API.md section 7): the given status, a body
  * that is exactly `{code, message, status}` with `status` equal to the HTTP status,
