@@ -45,7 +45,10 @@ export class AppModule {
         DiscoveryModule,
         LoggingModule,
         LifecycleModule,
-        DatabaseModule.forRoot({ migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])] }),
+        DatabaseModule.forRoot({
+          migrations: [...SCHEMA.migrations, ...(extensions.migrations ?? [])],
+          renamedMigrations: SCHEMA.renamedMigrations,
+        }),
         MetricsModule,
         AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
         RateLimitsModule.forRoot({ usageModule: KeyUsageMeterModule }),

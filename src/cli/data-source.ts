@@ -5,4 +5,4 @@ import { resolveDatabaseUrl } from '../database/database-url.js';
 
 /** For the TypeORM CLI (`npm run migration:generate` / `migration:run`): every module's entities and migrations. */
 const { url } = await resolveDatabaseUrl(process.env);
-export default new DataSource({ ...buildDataSourceOptions(url, SCHEMA), migrationsRun: false });
+export default new DataSource(buildDataSourceOptions(url, SCHEMA));

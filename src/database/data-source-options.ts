@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
+import type { MigrationRenames } from './run-migrations.js';
 import { NestTypeOrmLogger, SLOW_QUERY_MS } from './typeorm-logger.js';
 
 /** What a composition root hands the connection: the modules' entities (when not auto-loaded) and migrations. */
@@ -7,6 +8,8 @@ export interface DatabaseSchema {
   readonly entities?: DataSourceOptions['entities'];
   /** In the order they run. */
   readonly migrations: ReadonlyArray<new () => MigrationInterface>;
+  /** Migrations renamed after they shipped: former name → name (`runMigrations`). */
+  readonly renamedMigrations?: MigrationRenames;
 }
 
 /**
@@ -81,7 +84,8 @@ function recordedPg(): object {
 
 /**
  * The one builder of connection options, used by the Nest app and the TypeORM CLI.
- * Schema changes only through migrations, applied at start-up; never synchronize.
+ * Schema changes only through migrations, applied at start-up by `runMigrations`
+ * (the app) or `npm run migration:run`; never synchronize.
  */
 export function buildDataSourceOptions(url: string, schema: DatabaseSchema): DataSourceOptions {
   return {
@@ -89,7 +93,7 @@ export function buildDataSourceOptions(url: string, schema: DatabaseSchema): Dat
     url,
     entities: schema.entities ?? [],
     migrations: [...schema.migrations],
-    migrationsRun: true,
+    migrationsRun: false,
     migrationsTransactionMode: 'each',
     synchronize: false,
     logger: new NestTypeOrmLogger(),

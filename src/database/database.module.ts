@@ -1,10 +1,12 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { appConfig } from '../config/app.config.js';
 import { DOMAIN_EVENTS, DomainEventBus } from '../shared/domain-events/domain-events.js';
 import { UNIT_OF_WORK } from '../shared/unit-of-work/unit-of-work.js';
 import { buildDataSourceOptions, type DatabaseSchema } from './data-source-options.js';
+import { runMigrations } from './run-migrations.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
 /**
@@ -16,7 +18,7 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(schema: Pick<DatabaseSchema, 'migrations'>): DynamicModule {
+  static forRoot(schema: Omit<DatabaseSchema, 'entities'>): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -30,6 +32,18 @@ export class DatabaseModule {
               retryAttempts: 3,
               retryDelay: 1_000,
             };
+          },
+          // Connects, then migrates: each attempt of the retries above does both.
+          dataSourceFactory: async (options?: DataSourceOptions) => {
+            if (!options) throw new Error('the connection options are missing');
+            const dataSource = await new DataSource(options).initialize();
+            try {
+              await runMigrations(dataSource, schema.renamedMigrations);
+            } catch (error) {
+              await dataSource.destroy().catch(() => undefined);
+              throw error;
+            }
+            return dataSource;
           },
         }),
       ],

@@ -25,8 +25,8 @@ import { LazySecretBox, loadSecretKey } from './infrastructure/aes-secret-box.js
 import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js';
 import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
 import { WebhookSecretRotation1795759200000 } from './infrastructure/migrations/1795759200000-webhook-secret-rotation.js';
-import { DeliveryJobs1796342400000 } from './infrastructure/migrations/1796342400000-delivery-jobs.js';
-import { EndpointBackoff1796428800000 } from './infrastructure/migrations/1796428800000-endpoint-backoff.js';
+import { DeliveryJobs1795780800000 } from './infrastructure/migrations/1795780800000-delivery-jobs.js';
+import { EndpointBackoff1795802400000 } from './infrastructure/migrations/1795802400000-endpoint-backoff.js';
 import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
 import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
 import { PgBossDeliveryQueue } from './infrastructure/pg-boss-delivery-queue.js';
@@ -40,9 +40,15 @@ import { TypeOrmWebhookRepository } from './infrastructure/typeorm-webhook.repos
 export const WEBHOOK_MIGRATIONS = [
   Webhooks1764028800000,
   WebhookSecretRotation1795759200000,
-  DeliveryJobs1796342400000,
-  EndpointBackoff1796428800000,
+  DeliveryJobs1795780800000,
+  EndpointBackoff1795802400000,
 ];
+
+/** Migrations of this module that shipped under a name dated ahead of the clock: former name → name. */
+export const WEBHOOK_MIGRATION_RENAMES = {
+  DeliveryJobs1796342400000: 'DeliveryJobs1795780800000',
+  EndpointBackoff1796428800000: 'EndpointBackoff1795802400000',
+};
 
 type Config = ConfigType<typeof appConfig>;
 

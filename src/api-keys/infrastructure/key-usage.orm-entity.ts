@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 
 /** One API key's usage on one UTC day; rows are added to by every instance's flushes (upserts). */
 @Entity({ name: 'api_key_usage' })
@@ -7,6 +7,10 @@ export class KeyUsageOrmEntity {
   /** int8: a string from the driver. */
   @PrimaryColumn({ name: 'api_key_id', type: 'bigint', primaryKeyConstraintName: 'PK_api_key_usage' })
   apiKeyId!: string;
+
+  @ManyToOne('ApiKeyOrmEntity', { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'api_key_id', foreignKeyConstraintName: 'FK_api_key_usage_key' })
+  apiKey?: unknown;
 
   @PrimaryColumn({ type: 'date', primaryKeyConstraintName: 'PK_api_key_usage' })
   day!: string;

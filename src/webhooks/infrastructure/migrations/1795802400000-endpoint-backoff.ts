@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * finds them when the endpoint answers again (after every success, so it must be
  * cheap when there are none).
  */
-export class EndpointBackoff1796428800000 implements MigrationInterface {
-  name = 'EndpointBackoff1796428800000';
+export class EndpointBackoff1795802400000 implements MigrationInterface {
+  name = 'EndpointBackoff1795802400000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE "webhooks" ADD "backoff_until" TIMESTAMP WITH TIME ZONE`);

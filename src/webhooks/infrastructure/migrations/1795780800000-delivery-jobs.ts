@@ -8,8 +8,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * endpoint says why it was disabled. The pg-boss tables live in their own schema,
  * created by pg-boss.
  */
-export class DeliveryJobs1796342400000 implements MigrationInterface {
-  name = 'DeliveryJobs1796342400000';
+export class DeliveryJobs1795780800000 implements MigrationInterface {
+  name = 'DeliveryJobs1795780800000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE "webhook_deliveries" ADD "job_id" uuid`);
