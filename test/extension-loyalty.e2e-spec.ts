@@ -225,49 +225,43 @@ describe('an extension module: loyalty points (e2e)', () => {
   });
 });
 
-/** The in-memory tables with this module's own, saved and restored with the others by each (fake) transaction. */
-class LoyaltyTables extends InMemoryTables {
-  loyaltyPoints = new Map<number, number>();
-
-  override snapshot(): () => void {
-    const restore = super.snapshot();
-    const saved = new Map(this.loyaltyPoints);
-    return () => {
-      restore();
-      this.loyaltyPoints = saved;
-    };
-  }
-}
-
+/**
+ * The port over a table of this module's own among the fakes' tables: what a (fake)
+ * transaction or savepoint rolls back, it rolls back with the orders and the stock.
+ */
 class InMemoryLoyaltyPointsRepository implements LoyaltyPointsRepository {
-  constructor(private readonly tables: LoyaltyTables) {}
+  private readonly points: Map<number, number>;
+
+  constructor(tables: InMemoryTables) {
+    this.points = tables.table('example_loyalty_points');
+  }
 
   async pointsOf(keyId: number): Promise<number> {
-    return this.tables.loyaltyPoints.get(keyId) ?? 0;
+    return this.points.get(keyId) ?? 0;
   }
 
   async add(keyId: number, points: number): Promise<void> {
-    this.tables.loyaltyPoints.set(keyId, (await this.pointsOf(keyId)) + points);
+    this.points.set(keyId, (await this.pointsOf(keyId)) + points);
   }
 
   async take(keyId: number, points: number): Promise<boolean> {
     const held = await this.pointsOf(keyId);
     if (held < points) return false;
-    this.tables.loyaltyPoints.set(keyId, held - points);
+    this.points.set(keyId, held - points);
     return true;
   }
 }
 
 describe('an extension module: loyalty points, on the in-memory fakes', () => {
   const alice = { keyId: 1, admin: false };
-  let tables: LoyaltyTables;
+  let tables: InMemoryTables;
   let uow: InMemoryUnitOfWork;
   let orders: OrdersService;
   let loyalty: ExampleLoyaltyService;
   const petId = 7;
 
   beforeEach(async () => {
-    tables = new LoyaltyTables();
+    tables = new InMemoryTables();
     uow = new InMemoryUnitOfWork(tables);
     const pets = new InMemoryPetRepository(tables);
     const inventory = new InMemoryInventoryRepository(tables);
@@ -292,7 +286,7 @@ describe('an extension module: loyalty points, on the in-memory fakes', () => {
 
   it('rolls the cancellation back, order and stock included, when the points were spent', async () => {
     const { order } = await orders.place(alice, { petId, quantity: 2 });
-    tables.loyaltyPoints.set(1, 5);
+    tables.table<number, number>('example_loyalty_points').set(1, 5);
     await expect(orders.cancel(alice, order.id)).rejects.toBeInstanceOf(LoyaltyPointsSpentError);
     expect(tables.orders.get(order.id)).toEqual(order);
     expect(tables.inventory.get(petId)).toBe(3);
