@@ -1,4 +1,7 @@
-/** Unit tests live beside the code (`*.spec.ts`); e2e tests in `test/` run on a real PostgreSQL. */
+/**
+ * Unit tests live beside the code (`*.spec.ts`), the test fakes' and the worked extension examples' included;
+ * e2e tests in `test/` (`*.e2e-spec.ts`) run on a real PostgreSQL.
+ */
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -19,7 +22,16 @@ export default {
   // Global, not per project: Jest ignores testTimeout inside a project entry.
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/test/fakes/**/*.spec.ts',
+        '<rootDir>/test/extension/**/*.spec.ts',
+      ],
+    },
     {
       ...shared,
       displayName: 'e2e',

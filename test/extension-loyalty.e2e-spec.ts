@@ -3,13 +3,13 @@ import request from 'supertest';
 import { parse } from 'yaml';
 import { OrdersService } from '../src/orders/application/orders.service.js';
 import {
-  LOYALTY_MIGRATIONS,
-  LoyaltyModule,
+  EXAMPLE_LOYALTY_MIGRATIONS,
+  ExampleLoyaltyModule,
   type LoyaltyPointsRepository,
   LoyaltyPointsSpentError,
-  LoyaltyService,
+  ExampleLoyaltyService,
   POINTS_PER_UNIT,
-} from './extension/loyalty/index.js';
+} from './extension/example-loyalty/index.js';
 import {
   InMemoryCategoryRepository,
   InMemoryIdempotencyRepository,
@@ -27,7 +27,7 @@ import type { TestApp } from './support/test-app.js';
 type Json = Record<string, any>;
 
 /**
- * Proof by extension: a module that the core does not know (test/extension/loyalty:
+ * Proof by extension: a module that the core does not know (test/extension/example-loyalty:
  * entity, migration, repository port and adapter, service, controller with its
  * scope and OpenAPI tag) is registered next to the real modules through the
  * composition root only, and keeps points per key by subscribing to the orders'
@@ -43,7 +43,7 @@ describe('an extension module: loyalty points (e2e)', () => {
   let app: ExtensionTestApp;
 
   beforeAll(async () => {
-    app = await createExtensionTestApp({ modules: [LoyaltyModule], migrations: LOYALTY_MIGRATIONS });
+    app = await createExtensionTestApp({ modules: [ExampleLoyaltyModule], migrations: EXAMPLE_LOYALTY_MIGRATIONS });
     ({ t, admin, alice, bob, categoryId } = app);
   });
   afterAll(() => app.close());
@@ -60,7 +60,7 @@ describe('an extension module: loyalty points (e2e)', () => {
 
   /** The key's points as an admin reads them over HTTP. */
   async function points(key: StoreKey): Promise<number> {
-    const res = await request(t.http).get(`/loyalty/${key.id}`).set(KEY, admin.secret).expect(200);
+    const res = await request(t.http).get(`/examples/loyalty/${key.id}`).set(KEY, admin.secret).expect(200);
     return res.body.points;
   }
 
@@ -70,56 +70,56 @@ describe('an extension module: loyalty points (e2e)', () => {
     return { quantity: res.body.quantity, status: res.body.status, orders: n };
   }
 
-  beforeEach(() => t.db.query('DELETE FROM loyalty_points'));
+  beforeEach(() => t.db.query('DELETE FROM example_loyalty_points'));
 
-  describe('GET /loyalty/{keyId}', () => {
+  describe('GET /examples/loyalty/{keyId}', () => {
     it('shows a key its own points, 0 before its first order', async () => {
-      const res = await request(t.http).get(`/loyalty/${alice.id}`).set(KEY, alice.secret).expect(200);
+      const res = await request(t.http).get(`/examples/loyalty/${alice.id}`).set(KEY, alice.secret).expect(200);
       expect(res.body).toEqual({ keyId: alice.id, points: 0 });
     });
 
     it("answers another key's points 404 (never 403), except to an admin key", async () => {
       await place(alice, await pet(5), 1).expect(201);
       expectError(
-        await request(t.http).get(`/loyalty/${alice.id}`).set(KEY, bob.secret),
+        await request(t.http).get(`/examples/loyalty/${alice.id}`).set(KEY, bob.secret),
         404,
-        'LOYALTY_ACCOUNT_NOT_FOUND',
+        'EXAMPLE_LOYALTY_ACCOUNT_NOT_FOUND',
       );
-      const res = await request(t.http).get(`/loyalty/${alice.id}`).set(KEY, admin.secret).expect(200);
+      const res = await request(t.http).get(`/examples/loyalty/${alice.id}`).set(KEY, admin.secret).expect(200);
       expect(res.body).toEqual({ keyId: alice.id, points: POINTS_PER_UNIT });
     });
 
     it('needs a key with the read scope, and a positive id', async () => {
-      expectError(await request(t.http).get(`/loyalty/${alice.id}`), 401, 'UNAUTHENTICATED');
+      expectError(await request(t.http).get(`/examples/loyalty/${alice.id}`), 401, 'UNAUTHENTICATED');
       const writeOnly = await issueStoreKey(t, ['write']);
       expectError(
-        await request(t.http).get(`/loyalty/${writeOnly.id}`).set(KEY, writeOnly.secret),
+        await request(t.http).get(`/examples/loyalty/${writeOnly.id}`).set(KEY, writeOnly.secret),
         403,
         'INSUFFICIENT_SCOPE',
       );
-      expectError(await request(t.http).get('/loyalty/abc').set(KEY, admin.secret), 400, 'VALIDATION_FAILED');
+      expectError(await request(t.http).get('/examples/loyalty/abc').set(KEY, admin.secret), 400, 'VALIDATION_FAILED');
       expectError(
-        await request(t.http).get('/loyalty/9007199254740993').set(KEY, bob.secret),
+        await request(t.http).get('/examples/loyalty/9007199254740993').set(KEY, bob.secret),
         404,
-        'LOYALTY_ACCOUNT_NOT_FOUND',
+        'EXAMPLE_LOYALTY_ACCOUNT_NOT_FOUND',
       );
     });
 
     it('is documented under its own tag in this app, and absent from the real one', async () => {
       const document: Json = (await request(t.http).get('/openapi.json').expect(200)).body;
-      const operation = document.paths['/loyalty/{keyId}'].get;
+      const operation = document.paths['/examples/loyalty/{keyId}'].get;
       expect(operation).toMatchObject({
-        operationId: 'getLoyaltyPoints',
-        tags: ['Loyalty'],
+        operationId: 'getExampleLoyaltyPoints',
+        tags: ['Example loyalty'],
         security: [{ ApiKey: [] }],
       });
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '429']));
       expect(operation.parameters[0]).toMatchObject({ name: 'keyId', in: 'path', schema: { format: 'int64' } });
-      expect(document.components.schemas.LoyaltyPoints).toBeDefined();
+      expect(document.components.schemas.ExampleLoyaltyPoints).toBeDefined();
 
       const real: Json = parse(readFileSync('openapi.yaml', 'utf8'));
       expect(real.tags.map((tag: Json) => tag.name)).toEqual(['Pets', 'Store']);
-      expect(Object.keys(real.paths).filter((path) => path.startsWith('/loyalty'))).toEqual([]);
+      expect(Object.keys(real.paths).filter((path) => path.startsWith('/examples'))).toEqual([]);
     });
   });
 
@@ -189,9 +189,9 @@ describe('an extension module: loyalty points (e2e)', () => {
       const before = await store(petId);
       expect(before).toEqual({ quantity: 0, status: 'pending', orders: 1 });
       // Spent elsewhere: 30 earned, 25 left.
-      await t.db.query('UPDATE loyalty_points SET points = 25 WHERE api_key_id = $1', [alice.id]);
+      await t.db.query('UPDATE example_loyalty_points SET points = 25 WHERE api_key_id = $1', [alice.id]);
 
-      expectError(await cancel(alice, orderId), 409, 'LOYALTY_POINTS_SPENT');
+      expectError(await cancel(alice, orderId), 409, 'EXAMPLE_LOYALTY_POINTS_SPENT');
       expect(await store(petId)).toEqual(before);
       const order = await request(t.http).get(`/store/orders/${orderId}`).set(KEY, alice.secret).expect(200);
       expect(order.body.complete).toBe(false);
@@ -201,7 +201,9 @@ describe('an extension module: loyalty points (e2e)', () => {
     it('an order whose points cannot be written is not placed, nor remembered under its Idempotency-Key', async () => {
       const petId = await pet(5);
       // A forced failure of the subscriber's own write: no balance may exceed 40 points.
-      await t.db.query('ALTER TABLE loyalty_points ADD CONSTRAINT "CHK_test_loyalty_cap" CHECK (points <= 40)');
+      await t.db.query(
+        'ALTER TABLE example_loyalty_points ADD CONSTRAINT "CHK_example_loyalty_points_test_cap" CHECK (points <= 40)',
+      );
       try {
         expectError(await place(alice, petId, 5, 'loyal-3'), 500, 'INTERNAL_ERROR');
         expect(await store(petId)).toEqual({ quantity: 5, status: 'available', orders: 0 });
@@ -212,7 +214,7 @@ describe('an extension module: loyalty points (e2e)', () => {
         ]);
         expect(remembered).toEqual([]);
       } finally {
-        await t.db.query('ALTER TABLE loyalty_points DROP CONSTRAINT "CHK_test_loyalty_cap"');
+        await t.db.query('ALTER TABLE example_loyalty_points DROP CONSTRAINT "CHK_example_loyalty_points_test_cap"');
       }
 
       const retried = await place(alice, petId, 5, 'loyal-3').expect(201);
@@ -223,49 +225,43 @@ describe('an extension module: loyalty points (e2e)', () => {
   });
 });
 
-/** The in-memory tables with this module's own, saved and restored with the others by each (fake) transaction. */
-class LoyaltyTables extends InMemoryTables {
-  loyaltyPoints = new Map<number, number>();
-
-  override snapshot(): () => void {
-    const restore = super.snapshot();
-    const saved = new Map(this.loyaltyPoints);
-    return () => {
-      restore();
-      this.loyaltyPoints = saved;
-    };
-  }
-}
-
+/**
+ * The port over a table of this module's own among the fakes' tables: what a (fake)
+ * transaction or savepoint rolls back, it rolls back with the orders and the stock.
+ */
 class InMemoryLoyaltyPointsRepository implements LoyaltyPointsRepository {
-  constructor(private readonly tables: LoyaltyTables) {}
+  private readonly points: Map<number, number>;
+
+  constructor(tables: InMemoryTables) {
+    this.points = tables.table('example_loyalty_points');
+  }
 
   async pointsOf(keyId: number): Promise<number> {
-    return this.tables.loyaltyPoints.get(keyId) ?? 0;
+    return this.points.get(keyId) ?? 0;
   }
 
   async add(keyId: number, points: number): Promise<void> {
-    this.tables.loyaltyPoints.set(keyId, (await this.pointsOf(keyId)) + points);
+    this.points.set(keyId, (await this.pointsOf(keyId)) + points);
   }
 
   async take(keyId: number, points: number): Promise<boolean> {
     const held = await this.pointsOf(keyId);
     if (held < points) return false;
-    this.tables.loyaltyPoints.set(keyId, held - points);
+    this.points.set(keyId, held - points);
     return true;
   }
 }
 
 describe('an extension module: loyalty points, on the in-memory fakes', () => {
   const alice = { keyId: 1, admin: false };
-  let tables: LoyaltyTables;
+  let tables: InMemoryTables;
   let uow: InMemoryUnitOfWork;
   let orders: OrdersService;
-  let loyalty: LoyaltyService;
+  let loyalty: ExampleLoyaltyService;
   const petId = 7;
 
   beforeEach(async () => {
-    tables = new LoyaltyTables();
+    tables = new InMemoryTables();
     uow = new InMemoryUnitOfWork(tables);
     const pets = new InMemoryPetRepository(tables);
     const inventory = new InMemoryInventoryRepository(tables);
@@ -278,7 +274,7 @@ describe('an extension module: loyalty points, on the in-memory fakes', () => {
       new InMemoryIdempotencyRepository(tables),
       uow,
     );
-    loyalty = new LoyaltyService(new InMemoryLoyaltyPointsRepository(tables), uow.events);
+    loyalty = new ExampleLoyaltyService(new InMemoryLoyaltyPointsRepository(tables), uow.events);
     loyalty.onModuleInit();
   });
 
@@ -290,7 +286,7 @@ describe('an extension module: loyalty points, on the in-memory fakes', () => {
 
   it('rolls the cancellation back, order and stock included, when the points were spent', async () => {
     const { order } = await orders.place(alice, { petId, quantity: 2 });
-    tables.loyaltyPoints.set(1, 5);
+    tables.table<number, number>('example_loyalty_points').set(1, 5);
     await expect(orders.cancel(alice, order.id)).rejects.toBeInstanceOf(LoyaltyPointsSpentError);
     expect(tables.orders.get(order.id)).toEqual(order);
     expect(tables.inventory.get(petId)).toBe(3);

@@ -1,5 +1,9 @@
 import request from 'supertest';
-import { REVIEWS_MIGRATIONS, ReviewsModule, TOTAL_COUNT_HEADER } from './extension/reviews/index.js';
+import {
+  EXAMPLE_REVIEWS_MIGRATIONS,
+  ExampleReviewsModule,
+  TOTAL_COUNT_HEADER,
+} from './extension/example-reviews/index.js';
 import { expectError, KEY } from './support/http.js';
 import { createExtensionTestApp, type ExtensionTestApp } from './support/extension-app.js';
 import { issueStoreKey, type StoreKey, stockedPet } from './support/store-builders.js';
@@ -10,7 +14,7 @@ type Json = Record<string, any>;
 const ORIGIN = 'https://shop.example';
 
 /**
- * The second worked extension (test/extension/reviews), written as the NestJS and
+ * The second worked extension (test/extension/example-reviews), written as the NestJS and
  * TypeORM docs show: a service over injected TypeORM repositories, class-validator
  * DTOs, a response header of its own that browsers may read, and a subscriber to
  * the orders' events writing in the order's transaction. Registered through
@@ -27,20 +31,20 @@ describe('an extension module: reviews of pets (e2e)', () => {
 
   beforeAll(async () => {
     app = await createExtensionTestApp(
-      { modules: [ReviewsModule], migrations: REVIEWS_MIGRATIONS },
+      { modules: [ExampleReviewsModule], migrations: EXAMPLE_REVIEWS_MIGRATIONS },
       { CORS_ORIGINS: ORIGIN },
     );
     ({ t, admin, alice, bob, categoryId } = app);
   });
   afterAll(() => app.close());
-  beforeEach(() => t.db.query('DELETE FROM pet_reviews'));
+  beforeEach(() => t.db.query('DELETE FROM example_pet_reviews'));
 
   const pet = (stock = 5) => stockedPet(t, admin.secret, stock, { name: 'Rex', categoryId });
   const review = (key: StoreKey, petId: number | string, body: Json) =>
-    request(t.http).post(`/pets/${petId}/reviews`).set(KEY, key.secret).send(body);
-  const list = (key: StoreKey, query = '') => request(t.http).get(`/reviews${query}`).set(KEY, key.secret);
+    request(t.http).post(`/examples/pets/${petId}/reviews`).set(KEY, key.secret).send(body);
+  const list = (key: StoreKey, query = '') => request(t.http).get(`/examples/reviews${query}`).set(KEY, key.secret);
 
-  describe('POST /pets/{petId}/reviews', () => {
+  describe('POST /examples/pets/{petId}/reviews', () => {
     it('creates a review (201) with the comment trimmed, not yet a verified purchase', async () => {
       const petId = await pet();
       const res = await review(alice, petId, { rating: 5, comment: '  Calm and friendly ' }).expect(201);
@@ -52,7 +56,7 @@ describe('an extension module: reviews of pets (e2e)', () => {
         verifiedPurchase: false,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
-      expect(res.headers.location).toBe(`/reviews?petId=${petId}`);
+      expect(res.headers.location).toBe(`/examples/reviews?petId=${petId}`);
     });
 
     it.each([
@@ -80,7 +84,7 @@ describe('an extension module: reviews of pets (e2e)', () => {
     it('needs the write scope', async () => {
       const reader = await issueStoreKey(t, ['read']);
       expectError(await review(reader, await pet(), { rating: 4 }), 403, 'INSUFFICIENT_SCOPE');
-      expectError(await request(t.http).post('/pets/1/reviews').send({ rating: 4 }), 401, 'UNAUTHENTICATED');
+      expectError(await request(t.http).post('/examples/pets/1/reviews').send({ rating: 4 }), 401, 'UNAUTHENTICATED');
     });
 
     it('marks a review verified once the author has had an order of the pet completed', async () => {
@@ -106,7 +110,7 @@ describe('an extension module: reviews of pets (e2e)', () => {
     });
   });
 
-  describe('GET /reviews', () => {
+  describe('GET /examples/reviews', () => {
     it('filters by pet and least rating, pages by id with a next link, and counts all matches in its own header', async () => {
       const [rex, fido] = [await pet(), await pet()];
       for (const rating of [1, 2, 3, 4, 5]) await review(alice, rex, { rating }).expect(201);
@@ -116,7 +120,7 @@ describe('an extension module: reviews of pets (e2e)', () => {
       expect(first.body.map((r: Json) => r.rating)).toEqual([2, 3]);
       expect(first.headers[TOTAL_COUNT_HEADER.toLowerCase()]).toBe('4');
       const next = /<([^>]+)>; rel="next"/.exec(first.headers.link)?.[1];
-      expect(next).toMatch(/^\/reviews\?petId=\d+&minRating=2&limit=2&cursor=/);
+      expect(next).toMatch(/^\/examples\/reviews\?petId=\d+&minRating=2&limit=2&cursor=/);
 
       const second = await request(t.http).get(next!).set(KEY, alice.secret).expect(200);
       expect(second.body.map((r: Json) => r.rating)).toEqual([4, 5]);
@@ -143,15 +147,23 @@ describe('an extension module: reviews of pets (e2e)', () => {
     });
   });
 
-  describe('DELETE /reviews/{reviewId}', () => {
+  describe('DELETE /examples/reviews/{reviewId}', () => {
     it("lets the author and an admin delete, and answers another key's review 404", async () => {
       const petId = await pet();
       const mine = (await review(alice, petId, { rating: 3 }).expect(201)).body.id;
       const other = (await review(alice, petId, { rating: 4 }).expect(201)).body.id;
-      expectError(await request(t.http).delete(`/reviews/${mine}`).set(KEY, bob.secret), 404, 'REVIEW_NOT_FOUND');
-      await request(t.http).delete(`/reviews/${mine}`).set(KEY, alice.secret).expect(204);
-      await request(t.http).delete(`/reviews/${other}`).set(KEY, admin.secret).expect(204);
-      expectError(await request(t.http).delete(`/reviews/${mine}`).set(KEY, alice.secret), 404, 'REVIEW_NOT_FOUND');
+      expectError(
+        await request(t.http).delete(`/examples/reviews/${mine}`).set(KEY, bob.secret),
+        404,
+        'EXAMPLE_REVIEW_NOT_FOUND',
+      );
+      await request(t.http).delete(`/examples/reviews/${mine}`).set(KEY, alice.secret).expect(204);
+      await request(t.http).delete(`/examples/reviews/${other}`).set(KEY, admin.secret).expect(204);
+      expectError(
+        await request(t.http).delete(`/examples/reviews/${mine}`).set(KEY, alice.secret),
+        404,
+        'EXAMPLE_REVIEW_NOT_FOUND',
+      );
       expect((await list(alice, `?petId=${petId}`).expect(200)).body).toEqual([]);
     });
   });
@@ -160,13 +172,16 @@ describe('an extension module: reviews of pets (e2e)', () => {
     const petId = await stockedPet(t, admin.secret, 0, { name: 'Short-lived', categoryId });
     await review(alice, petId, { rating: 2 }).expect(201);
     await request(t.http).delete(`/pets/${petId}`).set(KEY, admin.secret).expect(204);
-    expect(await t.db.query('SELECT * FROM pet_reviews WHERE pet_id = $1', [petId])).toEqual([]);
+    expect(await t.db.query('SELECT * FROM example_pet_reviews WHERE pet_id = $1', [petId])).toEqual([]);
   });
 
   it('is documented under its own tag in this app', async () => {
     const document: Json = (await request(t.http).get('/openapi.json').expect(200)).body;
-    expect(document.paths['/reviews'].get).toMatchObject({ operationId: 'listReviews', tags: ['Reviews'] });
-    expect(document.paths['/pets/{petId}/reviews'].post.requestBody).toBeDefined();
-    expect(document.components.schemas.NewReview.required).toEqual(['rating']);
+    expect(document.paths['/examples/reviews'].get).toMatchObject({
+      operationId: 'listExampleReviews',
+      tags: ['Example reviews'],
+    });
+    expect(document.paths['/examples/pets/{petId}/reviews'].post.requestBody).toBeDefined();
+    expect(document.components.schemas.ExampleNewReview.required).toEqual(['rating']);
   });
 });

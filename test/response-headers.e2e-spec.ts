@@ -15,12 +15,12 @@ import { createTestApp, type TestApp } from './support/test-app.js';
  * edit of the application's setup.
  */
 @Public()
-@ExposeHeaders('X-Review-Count')
+@ExposeHeaders('X-Example-Count')
 @Controller('header-probe')
 class HeaderProbeController {
   @Get('seen')
   seen(@Res({ passthrough: true }) res: Response): object {
-    res.setHeader('X-Review-Count', '3');
+    res.setHeader('X-Example-Count', '3');
     return {
       requestId: res.getHeader('X-Request-Id') ?? null,
       hasRateLimit: res.hasHeader('X-RateLimit-Limit'),
@@ -81,7 +81,7 @@ describe('response headers seen by a module (e2e)', () => {
       .split(',')
       .map((name) => name.trim());
     expect(exposed).toEqual(
-      expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-Review-Count', 'X-Cache-Probe']),
+      expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-Example-Count', 'X-Cache-Probe']),
     );
   });
 });

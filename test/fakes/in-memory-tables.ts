@@ -34,33 +34,52 @@ export const uniqueViolation = (constraint: string, detail: string) =>
 /**
  * The rows of the in-memory database that the fakes share, so their foreign keys
  * hold across repositories (a pet needs its category, an order its pet, a category
- * with pets cannot go). Rows are immutable objects, replaced on change, so a
+ * with pets cannot go). Every table is a named `Map` registered here, the core's
+ * and a module's own (`tables.table('example_loyalty_points')`): `snapshot()` saves
+ * them all and rolls them all back, which is how the fake unit of work undoes a
+ * transaction or a savepoint. Rows are immutable objects, replaced on change, so a
  * snapshot is a copy of the maps. Sequences, as in PostgreSQL, are not rolled back.
  */
 export class InMemoryTables {
-  categories = new Map<number, Category>();
-  pets = new Map<number, Pet>();
+  private readonly registered = new Map<string, Map<unknown, unknown>>();
+  readonly categories = this.table<number, Category>('categories');
+  readonly pets = this.table<number, Pet>('pets');
   /** Inventory entries: pet id → units in stock. */
-  inventory = new Map<number, number>();
-  orders = new Map<number, Order>();
+  readonly inventory = this.table<number, number>('inventory');
+  readonly orders = this.table<number, Order>('orders');
   /** Keyed by `idempotencyKey(ownerKeyId, key)`. */
-  idempotency = new Map<string, IdempotencyRow>();
+  readonly idempotency = this.table<string, IdempotencyRow>('idempotency');
   private readonly sequences = { categories: 0, pets: 0, orders: 0 };
+
+  /**
+   * The table of this name, created empty on first use: the same `Map` for the same
+   * name, so a fake may keep it. Its rows roll back with every other table's.
+   */
+  table<K, V>(name: string): Map<K, V> {
+    let rows = this.registered.get(name);
+    if (!rows) {
+      rows = new Map();
+      this.registered.set(name, rows);
+    }
+    return rows as Map<K, V>;
+  }
 
   nextId(table: keyof InMemoryTables['sequences']): number {
     return ++this.sequences[table];
   }
 
-  /** Captures every table; the returned function puts them back (a rollback). */
+  /**
+   * Captures every table; the returned function puts their rows back (a rollback)
+   * into the same maps, and empties a table first used after the capture.
+   */
   snapshot(): () => void {
-    const saved = {
-      categories: new Map(this.categories),
-      pets: new Map(this.pets),
-      inventory: new Map(this.inventory),
-      orders: new Map(this.orders),
-      idempotency: new Map(this.idempotency),
+    const saved = new Map([...this.registered].map(([name, rows]) => [name, new Map(rows)]));
+    return () => {
+      for (const [name, rows] of this.registered) {
+        rows.clear();
+        for (const [key, row] of saved.get(name) ?? []) rows.set(key, row);
+      }
     };
-    return () => Object.assign(this, saved);
   }
 }
 

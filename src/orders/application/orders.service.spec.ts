@@ -502,12 +502,12 @@ describe('OrdersService', () => {
       const seen: string[] = [];
       store.uow.events.subscribe('OrderPlaced', async (event, tx) => {
         seen.push(event.type);
-        tx.record({ type: 'LoyaltyAwarded', occurredAt: event.occurredAt, actorKeyId: event.actorKeyId });
+        tx.record({ type: 'ExampleLoyaltyAwarded', occurredAt: event.occurredAt, actorKeyId: event.actorKeyId });
       });
-      store.uow.events.subscribe('LoyaltyAwarded', async (event) => void seen.push(event.type));
+      store.uow.events.subscribe('ExampleLoyaltyAwarded', async (event) => void seen.push(event.type));
       await service.place(alice, { petId: dog, quantity: 1 });
-      expect(seen).toEqual(['OrderPlaced', 'LoyaltyAwarded']);
-      expect(types()).toContain('LoyaltyAwarded');
+      expect(seen).toEqual(['OrderPlaced', 'ExampleLoyaltyAwarded']);
+      expect(types()).toContain('ExampleLoyaltyAwarded');
     });
   });
 });

@@ -2,11 +2,11 @@ import { Controller, Get } from '@nestjs/common';
 import type { DiscoveryService } from '@nestjs/core';
 import { ExposeHeaders, exposedHeadersOf } from './expose-headers.decorator.js';
 
-@ExposeHeaders('X-Review-Count')
-@Controller('reviews')
-class ReviewsController {
+@ExposeHeaders('X-Example-Count')
+@Controller('examples')
+class ExampleController {
   @Get()
-  @ExposeHeaders('X-Next-Cursor', 'x-review-count')
+  @ExposeHeaders('X-Next-Cursor', 'x-example-count')
   list(): void {}
 }
 
@@ -19,8 +19,8 @@ class PlainController {
 describe('@ExposeHeaders', () => {
   it('is collected from controllers and handlers, each name once', () => {
     const discovery = {
-      getControllers: () => [{ metatype: ReviewsController }, { metatype: PlainController }, { metatype: null }],
+      getControllers: () => [{ metatype: ExampleController }, { metatype: PlainController }, { metatype: null }],
     } as unknown as DiscoveryService;
-    expect(exposedHeadersOf(discovery).sort()).toEqual(['X-Next-Cursor', 'X-Review-Count']);
+    expect(exposedHeadersOf(discovery).sort()).toEqual(['X-Example-Count', 'X-Next-Cursor']);
   });
 });

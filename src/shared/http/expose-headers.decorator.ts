@@ -5,7 +5,7 @@ const EXPOSE_HEADERS = 'http:exposeHeaders';
 
 /**
  * Response headers of a controller or handler that browsers may read under CORS
- * (`Access-Control-Expose-Headers`), e.g. `@ExposeHeaders('X-Review-Count')`.
+ * (`Access-Control-Expose-Headers`), e.g. `@ExposeHeaders('X-Total-Count')`.
  * Collected at start-up (`exposedHeadersOf`) into the application's CORS setup,
  * beside the service's own list: no edit of `app.setup.ts` needed.
  */

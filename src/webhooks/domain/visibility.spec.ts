@@ -58,7 +58,7 @@ describe('event visibility', () => {
       shipDate: at,
     });
     expect(completed).toMatchObject({ type: 'order.completed', data: { shipDate: at.toISOString() } });
-    expect(toStoreEvent({ type: 'LoyaltyEarned', occurredAt: at, actorKeyId: null })).toBeNull();
+    expect(toStoreEvent({ type: 'ExampleLoyaltyEarned', occurredAt: at, actorKeyId: null })).toBeNull();
   });
 
   describe('catalogue changes', () => {

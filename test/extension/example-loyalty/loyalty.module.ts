@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ExampleLoyaltyService } from './application/loyalty.service.js';
+import { LOYALTY_POINTS_REPOSITORY } from './domain/loyalty-points.repository.js';
+import { ExampleLoyaltyController } from './http/loyalty.controller.js';
+import { ExampleLoyaltyPointsOrmEntity } from './infrastructure/loyalty-points.orm-entity.js';
+import { ExampleLoyaltyPoints1795478400000 } from './infrastructure/migrations/1795478400000-example-loyalty-points.js';
+import { TypeOrmLoyaltyPointsRepository } from './infrastructure/typeorm-loyalty-points.repository.js';
+
+/** This module's tables, as TypeORM entities (auto-loaded by the app; listed for the TypeORM CLI). */
+export const EXAMPLE_LOYALTY_ENTITIES = [ExampleLoyaltyPointsOrmEntity];
+
+/** This module's migrations, in order: the composition root runs them after the core's. */
+export const EXAMPLE_LOYALTY_MIGRATIONS = [ExampleLoyaltyPoints1795478400000];
+
+/** Loyalty points per API key, kept by subscribing to the orders' events: GET /examples/loyalty/{keyId}. */
+@Module({
+  imports: [TypeOrmModule.forFeature(EXAMPLE_LOYALTY_ENTITIES)],
+  controllers: [ExampleLoyaltyController],
+  providers: [
+    ExampleLoyaltyService,
+    {
+      provide: LOYALTY_POINTS_REPOSITORY,
+      useFactory: (rows: Repository<ExampleLoyaltyPointsOrmEntity>) => new TypeOrmLoyaltyPointsRepository(rows),
+      inject: [getRepositoryToken(ExampleLoyaltyPointsOrmEntity)],
+    },
+  ],
+})
+export class ExampleLoyaltyModule {}

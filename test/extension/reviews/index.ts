@@ -1,5 +1,0 @@
-/** The reviews module's public entry: what the composition root (and its tests) import. */
-export type { Review } from './domain/review.js';
-export { ReviewedPetNotFoundError, ReviewNotFoundError } from './domain/review.errors.js';
-export { TOTAL_COUNT_HEADER } from './http/reviews.controller.js';
-export { REVIEWS_ENTITIES, REVIEWS_MIGRATIONS, ReviewsModule } from './reviews.module.js';
