@@ -61,7 +61,7 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
   }
 
   /** Forgets clients whose windows, rejections and ban have all ended. */
-  @Interval(SWEEP_INTERVAL_MS)
+  @Interval('rate-limit-sweep', SWEEP_INTERVAL_MS)
   sweep(): void {
     const now = this.now();
     for (const [client, state] of this.clients) {
