@@ -2,7 +2,7 @@ import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common'
 import { ApiKeyResolver } from '@petstore/auth';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
-import { CLOCK, type Clock } from '../shared/clock.js';
+import { Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
 import { KEY_USAGE_METER, type KeyUsageMeter } from './key-usage-meter.js';
@@ -47,8 +47,8 @@ export function rateLimitOptions(
     failOpen,
     banThresholdMultiplier,
     banDurationSeconds,
-    // A test's clock (CLOCK), when it provides one, moves the in-process windows too.
-    now: clock ? () => clock().getTime() : undefined,
+    // A test's Clock, when it binds one, moves the in-process windows too.
+    now: clock ? () => clock.now().getTime() : undefined,
   };
 }
 
@@ -77,7 +77,7 @@ export class RateLimitsModule {
             PlanTableService,
             PrometheusRateLimitObserver,
             { token: KEY_USAGE_METER, optional: true },
-            { token: CLOCK, optional: true },
+            { token: Clock, optional: true },
           ],
           useFactory: rateLimitOptions,
         }),

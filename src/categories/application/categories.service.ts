@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Category, type CategoryDraft, sameCategory } from '../domain/category.js';
@@ -16,7 +16,7 @@ export class CategoriesService {
   constructor(
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
   list(page: PageRequest): Promise<Page<Category>> {
@@ -32,7 +32,7 @@ export class CategoriesService {
   create(draft: CategoryDraft, actorKeyId: number | null = null): Promise<Category> {
     return this.uow.run(async (tx) => {
       const category = await this.categories.create(draft, tx);
-      tx.record(categoryCreated(category, actorKeyId, this.clock()));
+      tx.record(categoryCreated(category, actorKeyId, this.clock.now()));
       return category;
     });
   }
@@ -43,7 +43,7 @@ export class CategoriesService {
       if (!current) throw new CategoryNotFoundError(id);
       const saved = await this.categories.replace(id, draft, tx);
       if (!saved) throw new CategoryNotFoundError(id);
-      if (!sameCategory(saved, current)) tx.record(categoryUpdated(saved, actorKeyId, this.clock()));
+      if (!sameCategory(saved, current)) tx.record(categoryUpdated(saved, actorKeyId, this.clock.now()));
       return saved;
     });
   }
@@ -52,7 +52,7 @@ export class CategoriesService {
     await this.uow.run(async (tx) => {
       const category = await this.categories.findForUpdate(id, tx);
       if (!category || !(await this.categories.delete(id, tx))) throw new CategoryNotFoundError(id);
-      tx.record(categoryDeleted(category, actorKeyId, this.clock()));
+      tx.record(categoryDeleted(category, actorKeyId, this.clock.now()));
     });
   }
 }

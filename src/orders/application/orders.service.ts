@@ -6,7 +6,7 @@ import {
   inventoryLineEvents,
   type InventoryRepository,
 } from '../../inventory/index.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
@@ -53,7 +53,7 @@ export class OrdersService {
     @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
     @Inject(IDEMPOTENCY_REPOSITORY) private readonly idempotency: IdempotencyRepository,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() private readonly clock: Clock = systemClock,
     @Optional() @Inject(STORE_METRICS) private readonly metrics: StoreMetrics = NO_STORE_METRICS,
   ) {}
 
@@ -82,7 +82,7 @@ export class OrdersService {
     // only after its record has committed, so the key remembers it.
     const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
       const { key, requestHash } = idempotency;
-      const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock(), tx);
+      const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock.now(), tx);
       if (previous) {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
         return { outcome: previous.outcome, replayed: true, placement: null };
@@ -103,7 +103,7 @@ export class OrdersService {
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
       const line = await this.inventory.lock(petId, tx);
-      const now = this.clock();
+      const now = this.clock.now();
       const order = await this.orders.completeIfOpen(id, shipDate ?? now, tx);
       if (!order) throw await this.notOpen(tx, id);
       tx.record(orderCompleted(order, viewer.keyId, now));
@@ -120,7 +120,7 @@ export class OrdersService {
       const line = await this.inventory.lock(petId, tx);
       const order = await this.orders.deleteIfOpen(id, tx);
       if (!order) throw await this.notOpen(tx, id);
-      const now = this.clock();
+      const now = this.clock.now();
       tx.record(orderCancelled(order, viewer.keyId, now));
       if (line) await this.changeLine(tx, line, cancelOrder(line, order.quantity), viewer.keyId, now);
     });
@@ -146,7 +146,7 @@ export class OrdersService {
     }
     if (after instanceof DomainError)
       throw new Error(`The store placed an order on pet ${input.petId} that the rule refuses`);
-    const now = this.clock();
+    const now = this.clock.now();
     for (const event of inventoryLineEvents(before, after, viewer.keyId, now)) tx.record(event);
     tx.record(orderPlaced(order, viewer.keyId, now));
     return { order, stockOut: after.quantity === 0 };

@@ -102,7 +102,7 @@ function service(
 ) {
   const policy: TargetPolicy = { allowHttp: false, allowPrivateTargets: false, allowedPorts: [443] };
   const config = { webhooks: { ...policy, secretOverlapMs } } as ConfigType<typeof appConfig>;
-  return new WebhooksService(webhooks, deliveries, reversingBox, uow, config, clock.now);
+  return new WebhooksService(webhooks, deliveries, reversingBox, uow, config, clock);
 }
 
 describe('WebhooksService', () => {

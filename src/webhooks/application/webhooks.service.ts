@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../../config/app.config.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import {
@@ -53,7 +53,7 @@ export class WebhooksService {
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {
     this.policy = config.webhooks;
     this.secretOverlapMs = config.webhooks.secretOverlapMs;
@@ -82,7 +82,7 @@ export class WebhooksService {
     const rotated = await this.uow.run(async (tx) => {
       const secrets = await this.webhooks.lockSecrets(ownerKeyId, id, tx);
       if (!secrets) throw new WebhookNotFoundError(id);
-      const now = this.clock();
+      const now = this.clock.now();
       const next = rotateSecret(secrets, sealed, now, this.secretOverlapMs);
       await this.webhooks.saveSecrets(id, next, tx);
       return { secrets: next, now };
