@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Category, type CategoryDraft, sameCategory } from '../domain/category.js';
 import { categoryCreated, categoryDeleted, categoryUpdated } from '../domain/category.events.js';
 import { CategoryNotFoundError } from '../domain/category.errors.js';
@@ -15,7 +15,7 @@ import { CATEGORY_REPOSITORY, type CategoryRepository } from '../domain/category
 export class CategoriesService {
   constructor(
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 

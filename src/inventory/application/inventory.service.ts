@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { PetNotFoundError, type PetStatus } from '../../pets/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { Clock, systemClock } from '../../shared/clock.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { inventoryLineEvents } from '../domain/inventory.events.js';
 import { restock } from '../domain/inventory-line.js';
 import { type InventoryItem, INVENTORY_REPOSITORY, type InventoryRepository } from '../domain/inventory.repository.js';
@@ -12,7 +12,7 @@ import { type InventoryItem, INVENTORY_REPOSITORY, type InventoryRepository } fr
 export class InventoryService {
   constructor(
     @Inject(INVENTORY_REPOSITORY) private readonly lines: InventoryRepository,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 

@@ -8,7 +8,7 @@ import {
 } from '../../inventory/index.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
 import { orderCancelled, orderCompleted, orderPlaced } from '../domain/order.events.js';
 import { canSee, type NewOrder, type Order, type OrderViewer } from '../domain/order.js';
@@ -52,7 +52,7 @@ export class OrdersService {
     @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
     @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
     @Inject(IDEMPOTENCY_REPOSITORY) private readonly idempotency: IdempotencyRepository,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
     @Optional() @Inject(STORE_METRICS) private readonly metrics: StoreMetrics = NO_STORE_METRICS,
   ) {}

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { Clock, systemClock } from '../../shared/clock.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet, samePet } from '../domain/pet.js';
 import { petCreated, petDeleted, petStatusChanged, petUpdated } from '../domain/pet.events.js';
 import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
@@ -16,7 +16,7 @@ export class PetsService {
     @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
     @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
     @Inject(PET_INVENTORY_LINES) private readonly inventory: PetInventoryLines,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { DOMAIN_EVENTS, type DomainEventSubscriptions } from '../../shared/domain-events/domain-events.js';
+import { DomainEventSubscriptions } from '../../shared/domain-events/domain-events.js';
 import { EVENT_STORE, type EventStore } from '../domain/ports.js';
 import { type NewStoreEvent, toStoreEvent } from '../domain/store-event.js';
 
@@ -11,7 +11,7 @@ import { type NewStoreEvent, toStoreEvent } from '../domain/store-event.js';
 @Injectable()
 export class OutboxSubscriber implements OnModuleInit {
   constructor(
-    @Inject(DOMAIN_EVENTS) private readonly events: DomainEventSubscriptions,
+    private readonly events: DomainEventSubscriptions,
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 

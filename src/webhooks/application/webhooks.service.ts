@@ -3,7 +3,7 @@ import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../../config/app.config.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import {
   DELIVERY_REPOSITORY,
   type DeliveryRepository,
@@ -51,7 +51,7 @@ export class WebhooksService {
     @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
     @Inject(DELIVERY_REPOSITORY) private readonly deliveries: DeliveryRepository,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly uow: UnitOfWork,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
     @Optional() private readonly clock: Clock = systemClock,
   ) {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { OrderCancelled, OrderPlaced } from '../../../../src/orders/index.js';
-import { DOMAIN_EVENTS, type DomainEventSubscriptions } from '../../../../src/shared/domain-events/domain-events.js';
+import { DomainEventSubscriptions } from '../../../../src/shared/domain-events/domain-events.js';
 import type { Transaction } from '../../../../src/shared/unit-of-work/unit-of-work.js';
 import { canSee, type LoyaltyBalance, type LoyaltyViewer, pointsFor } from '../domain/loyalty-points.js';
 import { LOYALTY_POINTS_REPOSITORY, type LoyaltyPointsRepository } from '../domain/loyalty-points.repository.js';
@@ -15,7 +15,7 @@ import { LoyaltyAccountNotFoundError, LoyaltyPointsSpentError } from '../domain/
 export class LoyaltyService implements OnModuleInit {
   constructor(
     @Inject(LOYALTY_POINTS_REPOSITORY) private readonly points: LoyaltyPointsRepository,
-    @Inject(DOMAIN_EVENTS) private readonly events: DomainEventSubscriptions,
+    private readonly events: DomainEventSubscriptions,
   ) {}
 
   onModuleInit(): void {
