@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { PET_INVENTORY_LINES } from '../pets/index.js';
 import { InventoryOrmEntity } from './infrastructure/inventory.orm-entity.js';
 import { InventoryService } from './application/inventory.service.js';
-import { INVENTORY_REPOSITORY } from './domain/inventory.repository.js';
+import { InventoryRepository } from './domain/inventory.repository.js';
 import { InventoryController } from './http/inventory.controller.js';
 import { TypeOrmInventoryRepository } from './infrastructure/typeorm-inventory.repository.js';
 
@@ -16,14 +15,10 @@ export const INVENTORY_ENTITIES = [InventoryOrmEntity];
   controllers: [InventoryController],
   providers: [
     InventoryService,
-    {
-      provide: INVENTORY_REPOSITORY,
-      useFactory: (db: DataSource) => new TypeOrmInventoryRepository(db.manager),
-      inject: [DataSource],
-    },
+    { provide: InventoryRepository, useClass: TypeOrmInventoryRepository },
     // The pets module's port to the lines kept here.
-    { provide: PET_INVENTORY_LINES, useExisting: INVENTORY_REPOSITORY },
+    { provide: PET_INVENTORY_LINES, useExisting: InventoryRepository },
   ],
-  exports: [INVENTORY_REPOSITORY, PET_INVENTORY_LINES, InventoryService],
+  exports: [InventoryRepository, PET_INVENTORY_LINES, InventoryService],
 })
 export class InventoryModule {}

@@ -2,7 +2,7 @@ import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common'
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CategoriesModule } from '../categories/index.js';
 import { PetsService } from './application/pets.service.js';
-import { PET_REPOSITORY } from './domain/pet.repository.js';
+import { PetRepository } from './domain/pet.repository.js';
 import { PetsController } from './http/pets.controller.js';
 import { PetOrmEntity } from './infrastructure/pet.orm-entity.js';
 import { TypeOrmPetRepository } from './infrastructure/typeorm-pet.repository.js';
@@ -23,8 +23,8 @@ export class PetsModule {
       module: PetsModule,
       imports: [TypeOrmModule.forFeature(PET_ENTITIES), CategoriesModule, inventoryModule],
       controllers: [PetsController],
-      providers: [PetsService, { provide: PET_REPOSITORY, useClass: TypeOrmPetRepository }],
-      exports: [PET_REPOSITORY, PetsService],
+      providers: [PetsService, { provide: PetRepository, useClass: TypeOrmPetRepository }],
+      exports: [PetRepository, PetsService],
     };
   }
 }

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Category, type CategoryDraft, sameCategory } from '../domain/category.js';
 import { categoryCreated, categoryDeleted, categoryUpdated } from '../domain/category.events.js';
 import { CategoryNotFoundError } from '../domain/category.errors.js';
-import { CATEGORY_REPOSITORY, type CategoryRepository } from '../domain/category.repository.js';
+import { CategoryRepository } from '../domain/category.repository.js';
 
 /**
  * Use cases for categories. Each change runs in one transaction with the event it
@@ -14,7 +14,7 @@ import { CATEGORY_REPOSITORY, type CategoryRepository } from '../domain/category
 @Injectable()
 export class CategoriesService {
   constructor(
-    @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
+    private readonly categories: CategoryRepository,
     private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}

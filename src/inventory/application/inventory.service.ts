@@ -1,17 +1,17 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { PetNotFoundError, type PetStatus } from '../../pets/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { inventoryLineEvents } from '../domain/inventory.events.js';
 import { restock } from '../domain/inventory-line.js';
-import { type InventoryItem, INVENTORY_REPOSITORY, type InventoryRepository } from '../domain/inventory.repository.js';
+import { type InventoryItem, InventoryRepository } from '../domain/inventory.repository.js';
 
 /** Use cases for inventory: reading stock and setting it (restock). */
 @Injectable()
 export class InventoryService {
   constructor(
-    @Inject(INVENTORY_REPOSITORY) private readonly lines: InventoryRepository,
+    private readonly lines: InventoryRepository,
     private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { Clock, systemClock } from '../../shared/clock.js';
-import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository } from '../domain/idempotency.js';
+import { IdempotencyRepository } from '../domain/idempotency.js';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
@@ -11,7 +11,7 @@ export class IdempotencyJanitor implements OnApplicationBootstrap {
   private readonly logger = new Logger('Idempotency');
 
   constructor(
-    @Inject(IDEMPOTENCY_REPOSITORY) private readonly records: IdempotencyRepository,
+    private readonly records: IdempotencyRepository,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 

@@ -1,15 +1,10 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@petstore/errors';
-import {
-  INVENTORY_REPOSITORY,
-  type InventoryLine,
-  inventoryLineEvents,
-  type InventoryRepository,
-} from '../../inventory/index.js';
+import { type InventoryLine, inventoryLineEvents, InventoryRepository } from '../../inventory/index.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
+import { IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
 import { orderCancelled, orderCompleted, orderPlaced } from '../domain/order.events.js';
 import { canSee, type NewOrder, type Order, type OrderViewer } from '../domain/order.js';
 import { cancelOrder, completeOrder, placeOrder } from '../domain/order-rules.js';
@@ -19,8 +14,8 @@ import {
   OrderNotFoundError,
   OrderPetNotFoundError,
 } from '../domain/order.errors.js';
-import { ORDER_REPOSITORY, type OrderFilter, type OrderRepository } from '../domain/order.repository.js';
-import { NO_STORE_METRICS, STORE_METRICS, type StoreMetrics } from '../domain/store-metrics.js';
+import { type OrderFilter, OrderRepository } from '../domain/order.repository.js';
+import { NO_STORE_METRICS, StoreMetrics } from '../domain/store-metrics.js';
 import { ReplayedRefusal } from './replayed-refusal.js';
 
 /** An Idempotency-Key and the fingerprint of the request body it came with. */
@@ -49,12 +44,12 @@ interface Placement {
 @Injectable()
 export class OrdersService {
   constructor(
-    @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
-    @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
-    @Inject(IDEMPOTENCY_REPOSITORY) private readonly idempotency: IdempotencyRepository,
+    private readonly orders: OrderRepository,
+    private readonly inventory: InventoryRepository,
+    private readonly idempotency: IdempotencyRepository,
     private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
-    @Optional() @Inject(STORE_METRICS) private readonly metrics: StoreMetrics = NO_STORE_METRICS,
+    @Optional() private readonly metrics: StoreMetrics = NO_STORE_METRICS,
   ) {}
 
   list(viewer: OrderViewer, filter: Omit<OrderFilter, 'ownerKeyId'>, page: PageRequest): Promise<Page<Order>> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/index.js';
+import { CategoryRepository } from '../../categories/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
@@ -7,14 +7,14 @@ import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet,
 import { petCreated, petDeleted, petStatusChanged, petUpdated } from '../domain/pet.events.js';
 import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
-import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
+import { type PetFilter, PetRepository } from '../domain/pet.repository.js';
 
 /** Use cases for the pet catalogue. */
 @Injectable()
 export class PetsService {
   constructor(
-    @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
-    @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
+    private readonly pets: PetRepository,
+    private readonly categories: CategoryRepository,
     @Inject(PET_INVENTORY_LINES) private readonly inventory: PetInventoryLines,
     private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,

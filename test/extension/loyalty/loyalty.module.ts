@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoyaltyService } from './application/loyalty.service.js';
-import { LOYALTY_POINTS_REPOSITORY } from './domain/loyalty-points.repository.js';
+import { LoyaltyPointsRepository } from './domain/loyalty-points.repository.js';
 import { LoyaltyController } from './http/loyalty.controller.js';
 import { LoyaltyPointsOrmEntity } from './infrastructure/loyalty-points.orm-entity.js';
 import { LoyaltyPoints1795000000000 } from './infrastructure/migrations/1795000000000-loyalty-points.js';
@@ -18,13 +17,6 @@ export const LOYALTY_MIGRATIONS = [LoyaltyPoints1795000000000];
 @Module({
   imports: [TypeOrmModule.forFeature(LOYALTY_ENTITIES)],
   controllers: [LoyaltyController],
-  providers: [
-    LoyaltyService,
-    {
-      provide: LOYALTY_POINTS_REPOSITORY,
-      useFactory: (rows: Repository<LoyaltyPointsOrmEntity>) => new TypeOrmLoyaltyPointsRepository(rows),
-      inject: [getRepositoryToken(LoyaltyPointsOrmEntity)],
-    },
-  ],
+  providers: [LoyaltyService, { provide: LoyaltyPointsRepository, useClass: TypeOrmLoyaltyPointsRepository }],
 })
 export class LoyaltyModule {}
