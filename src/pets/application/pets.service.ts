@@ -1,11 +1,11 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { CategoryRepository } from '../../categories/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet, samePet } from '../domain/pet.js';
 import { petCreated, petDeleted, petStatusChanged, petUpdated } from '../domain/pet.events.js';
-import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
+import { PetInventoryLines } from '../domain/pet-inventory-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
 import { type PetFilter, PetRepository } from '../domain/pet.repository.js';
 
@@ -15,7 +15,7 @@ export class PetsService {
   constructor(
     private readonly pets: PetRepository,
     private readonly categories: CategoryRepository,
-    @Inject(PET_INVENTORY_LINES) private readonly inventory: PetInventoryLines,
+    private readonly inventory: PetInventoryLines,
     private readonly uow: UnitOfWork,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
