@@ -5,7 +5,7 @@ import { type AppConfig, appConfig } from '../config/app.config.js';
 import { Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
-import { KEY_USAGE_METER, type KeyUsageMeter } from './key-usage-meter.js';
+import { KeyUsageMeter } from './key-usage-meter.js';
 import { RateLimitController } from './rate-limit.controller.js';
 import { PlanTableService } from './plan-table.js';
 import { PlansModule } from './plans.module.js';
@@ -56,7 +56,7 @@ export function rateLimitOptions(
  * Plans and rate limits (API.md section 5; docs/rate-limits.md): the plan table,
  * the rate-limit library configured for API keys, and GET /rate-limit. `configureApp`
  * mounts its middleware; its guard serves `@Throttle` / `@SkipThrottle` on routes.
- * `usageModule`, when given, provides `KEY_USAGE_METER`, told of each key's counted
+ * `usageModule`, when given, provides `KeyUsageMeter`, told of each key's counted
  * requests, refusals and bans.
  */
 @Module({})
@@ -76,7 +76,7 @@ export class RateLimitsModule {
             ApiKeyResolver,
             PlanTableService,
             PrometheusRateLimitObserver,
-            { token: KEY_USAGE_METER, optional: true },
+            { token: KeyUsageMeter, optional: true },
             { token: Clock, optional: true },
           ],
           useFactory: rateLimitOptions,

@@ -1,17 +1,17 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { API_KEY_STORE, type ApiKeyStore } from '@petstore/auth';
+import { Injectable, Optional } from '@nestjs/common';
+import { ApiKeyStore } from '@petstore/auth';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { type DailyUsage, everyDay, utcDate } from '../domain/key-usage.js';
 import { usageRange } from '../domain/key-usage-range.js';
-import { KEY_USAGE_REPOSITORY, type KeyUsageRepository } from '../domain/key-usage.repository.js';
+import { KeyUsageRepository } from '../domain/key-usage.repository.js';
 
 /** Reads the daily usage of API keys (written by `KeyUsageRecorder`). */
 @Injectable()
 export class KeyUsageService {
   constructor(
-    @Inject(API_KEY_STORE) private readonly keys: ApiKeyStore,
-    @Inject(KEY_USAGE_REPOSITORY) private readonly usage: KeyUsageRepository,
+    private readonly keys: ApiKeyStore,
+    private readonly usage: KeyUsageRepository,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
