@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DomainEventSubscriptions } from '../../shared/domain-events/domain-events.js';
-import { EVENT_STORE, type EventStore } from '../domain/ports.js';
+import { EventStore } from '../domain/ports.js';
 import { type NewStoreEvent, toStoreEvent } from '../domain/store-event.js';
 
 /**
@@ -12,7 +12,7 @@ import { type NewStoreEvent, toStoreEvent } from '../domain/store-event.js';
 export class OutboxSubscriber implements OnModuleInit {
   constructor(
     private readonly events: DomainEventSubscriptions,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly store: EventStore,
   ) {}
 
   onModuleInit(): void {

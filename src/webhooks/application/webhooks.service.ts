@@ -4,14 +4,7 @@ import { appConfig } from '../../config/app.config.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import {
-  DELIVERY_REPOSITORY,
-  type DeliveryRepository,
-  SECRET_BOX,
-  type SecretBox,
-  WEBHOOK_REPOSITORY,
-  type WebhookRepository,
-} from '../domain/ports.js';
+import { DeliveryRepository, SecretBox, WebhookRepository } from '../domain/ports.js';
 import { newSigningSecret } from '../domain/signature.js';
 import { rotateSecret } from '../domain/signing-secrets.js';
 import { checkUrl, type TargetPolicy } from '../domain/target-rules.js';
@@ -48,9 +41,9 @@ export class WebhooksService {
   private readonly secretOverlapMs: number;
 
   constructor(
-    @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
-    @Inject(DELIVERY_REPOSITORY) private readonly deliveries: DeliveryRepository,
-    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly secrets: SecretBox,
     private readonly uow: UnitOfWork,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
     @Optional() private readonly clock: Clock = systemClock,
