@@ -54,7 +54,7 @@ export class AppModule {
         RateLimitsModule.forRoot({ usageModule: KeyUsageMeterModule }),
         ApiKeysModule,
         CategoriesModule,
-        PetsModule.forRoot({ inventoryModule: InventoryModule }),
+        PetsModule,
         OrdersModule,
         InventoryModule,
         WebhooksModule,

@@ -6,14 +6,13 @@ import { ApiError, RouteCatalog } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { Server } from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
-import type { Logger } from 'pino';
 import type { AppConfig } from './config/app.config.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
 import { ParserRefusals } from './lifecycle/parser-refusals.js';
 import { addressRateLimitHeaders } from './lifecycle/refusal-rate-limit.js';
 import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
 import { HttpLogging } from './logging/http-logging.js';
-import { ROOT_LOGGER } from './logging/root-logger.js';
+import { RootLogger } from './logging/root-logger.js';
 import { AppMetrics } from './metrics/app-metrics.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { exposedHeadersOf } from './shared/http/expose-headers.decorator.js';
@@ -97,7 +96,7 @@ function answerRefusalsBeforeRouting(app: NestExpressApplication, config: AppCon
     throw new Error('configureApp needs an application created with a ServerOptionsExpressAdapter (server timeouts)');
   }
   const server = app.getHttpServer() as Server;
-  const log = app.get<Logger>(ROOT_LOGGER);
+  const log = app.get(RootLogger).logger;
   const express = app.getHttpAdapter().getInstance();
   const isTrustedProxy = (address: string): boolean => {
     const trust: unknown = express.get('trust proxy fn');

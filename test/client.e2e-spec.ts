@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Global, Module } from '@nestjs/common';
 import { createPetstoreClient, isPetstoreError, type PetstoreClient } from '@petstore/client';
 import { AppModule } from '../src/app.module.js';
-import { CLOCK, type Clock } from '../src/shared/clock.js';
+import { Clock } from '../src/shared/clock.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -18,10 +18,10 @@ const PER_MINUTE = 5;
 /** Milliseconds the test clock is ahead of the real one. */
 let offset = 0;
 const testNow = (): number => Date.now() + offset;
-const testClock: Clock = () => new Date(testNow());
+const testClock: Clock = { now: () => new Date(testNow()) };
 
 @Global()
-@Module({ providers: [{ provide: CLOCK, useValue: testClock }], exports: [CLOCK] })
+@Module({ providers: [{ provide: Clock, useValue: testClock }], exports: [Clock] })
 class TestClockModule {}
 
 @Module({ imports: [AppModule.register(), TestClockModule] })

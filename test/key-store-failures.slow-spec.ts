@@ -1,4 +1,4 @@
-import { API_KEY_REFRESH_AFTER_MS, API_KEY_STORE, type ApiKeyStore } from '@petstore/auth';
+import { API_KEY_REFRESH_AFTER_MS, ApiKeyStore } from '@petstore/auth';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,7 +34,7 @@ describe('key store failures', () => {
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     // Count the real store's hash lookups (the adapter still runs).
-    const store = t.app.get<ApiKeyStore>(API_KEY_STORE);
+    const store = t.app.get(ApiKeyStore);
     const find = store.findActiveByHash.bind(store);
     store.findActiveByHash = (hash: string) => {
       lookups++;

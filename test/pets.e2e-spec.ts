@@ -1,5 +1,8 @@
+import { Injectable, Module } from '@nestjs/common';
 import fc from 'fast-check';
 import request from 'supertest';
+import { AppModule } from '../src/app.module.js';
+import { PetsModule, PetsService } from '../src/pets/index.js';
 import { encodeCursor as cursorAfter } from '../src/shared/paging/cursor.js';
 import { expectError, followPages, KEY, nextLink, rawJson } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -13,6 +16,15 @@ interface Pet {
 }
 
 const STATUSES: readonly Status[] = ['available', 'pending', 'sold'];
+
+/** Another team's module using the catalogue: it imports PetsModule and injects PetsService. */
+@Injectable()
+class PetsUser {
+  constructor(readonly pets: PetsService) {}
+}
+
+@Module({ imports: [PetsModule], providers: [PetsUser] })
+class PetsUserModule {}
 
 describe('pets (e2e)', () => {
   let t: TestApp;
@@ -47,7 +59,7 @@ describe('pets (e2e)', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { rootModule: AppModule.register({ modules: [PetsUserModule] }) });
     await t.reset();
     writer = await t.key(['read', 'write'], 'enterprise');
     reader = await t.key(['read'], 'enterprise');
@@ -508,6 +520,17 @@ describe('pets (e2e)', () => {
       expectError(await api().put(`/pets/${pet.id}`).set(KEY, writer).send(body), 404, 'PET_NOT_FOUND');
       expectError(await api().patch(`/pets/${pet.id}`).set(KEY, writer).send(body), 404, 'PET_NOT_FOUND');
       expectError(await api().delete(`/pets/${pet.id}`).set(KEY, writer), 404, 'PET_NOT_FOUND');
+    });
+  });
+
+  describe('PetsModule imported by another module', () => {
+    it("gives it the app's PetsService, whose pets have their inventory line", async () => {
+      const { pets } = t.app.get(PetsUser);
+      expect(pets).toBe(t.app.get(PetsService));
+      const pet = await pets.create({ name: 'Imported', categoryId: dogs });
+      expect(await readPet(pet.id)).toEqual({ id: pet.id, name: 'Imported', categoryId: dogs, status: 'available' });
+      const line = await api().get(`/store/inventory/${pet.id}`).set(KEY, reader);
+      expect({ status: line.status, quantity: line.body.quantity }).toEqual({ status: 200, quantity: 0 });
     });
   });
 

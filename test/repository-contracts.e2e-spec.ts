@@ -1,8 +1,8 @@
-import { CATEGORY_REPOSITORY, type CategoryRepository } from '../src/categories/domain/category.repository.js';
-import { INVENTORY_REPOSITORY, type InventoryRepository } from '../src/inventory/domain/inventory.repository.js';
-import { ORDER_REPOSITORY, type OrderRepository } from '../src/orders/domain/order.repository.js';
-import { PET_REPOSITORY, type PetRepository } from '../src/pets/domain/pet.repository.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
+import { CategoryRepository } from '../src/categories/domain/category.repository.js';
+import { InventoryRepository } from '../src/inventory/domain/inventory.repository.js';
+import { OrderRepository } from '../src/orders/domain/order.repository.js';
+import { PetRepository } from '../src/pets/domain/pet.repository.js';
+import { UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { describePetRepositoryContract } from './contracts/pet-repository.contract.js';
 import { createInMemoryDatabase } from './fakes/index.js';
 import { issueStoreKey } from './support/store-builders.js';
@@ -24,11 +24,11 @@ describe('on PostgreSQL', () => {
   describePetRepositoryContract('TypeORM adapters', async () => {
     await t.reset();
     return {
-      pets: t.app.get<PetRepository>(PET_REPOSITORY),
-      categories: t.app.get<CategoryRepository>(CATEGORY_REPOSITORY),
-      inventory: t.app.get<InventoryRepository>(INVENTORY_REPOSITORY),
-      orders: t.app.get<OrderRepository>(ORDER_REPOSITORY),
-      uow: t.app.get<UnitOfWork>(UNIT_OF_WORK),
+      pets: t.app.get(PetRepository),
+      categories: t.app.get(CategoryRepository),
+      inventory: t.app.get(InventoryRepository),
+      orders: t.app.get(OrderRepository),
+      uow: t.app.get(UnitOfWork),
       ownerKeyId: (await issueStoreKey(t, ['read', 'write'])).id,
     };
   });

@@ -1,6 +1,6 @@
 import { managerOf, TRANSACTIONS_AT_ONCE } from '../src/database/index.js';
-import { DOMAIN_EVENTS, type DomainEventSubscriptions } from '../src/shared/domain-events/domain-events.js';
-import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
+import { DomainEventSubscriptions } from '../src/shared/domain-events/domain-events.js';
+import { type Transaction, UnitOfWork } from '../src/shared/unit-of-work/unit-of-work.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -15,9 +15,9 @@ describe('TypeORM unit of work', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    uow = t.app.get<UnitOfWork>(UNIT_OF_WORK);
+    uow = t.app.get(UnitOfWork);
     // Subscribers of a test event: one writes in the transaction, one fails it on demand.
-    const events = t.app.get<DomainEventSubscriptions>(DOMAIN_EVENTS);
+    const events = t.app.get(DomainEventSubscriptions);
     events.subscribe<TestEvent>('UnitOfWorkTestEvent', async (event, tx) => {
       if (event.name === null) throw new Error('subscriber refused');
       await insert(tx, event.name);

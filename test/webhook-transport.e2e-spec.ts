@@ -86,7 +86,7 @@ function transport(env: Record<string, string> = {}, resolver: TargetResolver = 
     WEBHOOKS_TIMEOUT_MS: String(DEADLINE_MS),
     ...env,
   });
-  return HttpWebhookTransport.fromConfig(resolver, config.webhooks);
+  return new HttpWebhookTransport(resolver, config);
 }
 
 async function timed<T>(work: Promise<T>): Promise<{ result: T; elapsedMs: number }> {
@@ -259,7 +259,7 @@ describe('the webhook transport over real sockets', () => {
       expect(checkUrl(url, config)).toBeNull();
       expect(checkAddresses(HOST, await resolver.resolve(HOST), config)).toBeNull();
 
-      const result = await post(HttpWebhookTransport.fromConfig(resolver, config), url);
+      const result = await post(new HttpWebhookTransport(resolver, { webhooks: config }), url);
       expect(result).toMatchObject({
         ok: false,
         statusCode: null,
@@ -272,7 +272,7 @@ describe('the webhook transport over real sockets', () => {
       const r = await receiver(answer(204), ca);
       const resolver: TargetResolver = { resolve: async () => ['93.184.215.14', '::ffff:7f00:1'] };
       const config = loadAppConfig({ WEBHOOKS_ALLOWED_PORTS: String(r.port), WEBHOOKS_CA_FILE: ca.caFile }).webhooks;
-      const result = await post(HttpWebhookTransport.fromConfig(resolver, config), `https://${HOST}:${r.port}/`);
+      const result = await post(new HttpWebhookTransport(resolver, { webhooks: config }), `https://${HOST}:${r.port}/`);
       expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/IPv4-mapped 127\.0\.0\.1/) });
       expect(r.connections).toBe(0);
     });
@@ -280,7 +280,7 @@ describe('the webhook transport over real sockets', () => {
     it('refuses a port WEBHOOKS_ALLOWED_PORTS does not list (443 only by default)', async () => {
       const r = await receiver(answer(204), ca);
       const config = loadAppConfig({ WEBHOOKS_CA_FILE: ca.caFile }).webhooks;
-      const result = await post(HttpWebhookTransport.fromConfig(loopback, config), `https://${HOST}:${r.port}/`);
+      const result = await post(new HttpWebhookTransport(loopback, { webhooks: config }), `https://${HOST}:${r.port}/`);
       expect(result).toMatchObject({ ok: false, error: `port ${r.port} is not allowed (allowed: 443)` });
       expect(r.connections).toBe(0);
     });

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { API_KEY_STORE } from '@petstore/auth';
+import { ApiKeyStore } from '@petstore/auth';
 import { type AppConfig, appConfig } from '../config/app.config.js';
-import { KEY_USAGE_METER } from '../rate-limits/key-usage-meter.js';
+import { KeyUsageMeter } from '../rate-limits/key-usage-meter.js';
 import { ApiKeysService } from './application/api-keys.service.js';
 import { KeyUsageRecorder } from './application/key-usage-recorder.js';
 import { KeyUsageSchedule } from './application/key-usage-schedule.js';
 import { KeyUsageService } from './application/key-usage.service.js';
-import { KEY_USAGE_REPOSITORY, type KeyUsageRepository } from './domain/key-usage.repository.js';
+import { KeyUsageRepository } from './domain/key-usage.repository.js';
 import { AdminApiKeysController } from './http/admin-api-keys.controller.js';
 import { AdminPlansController } from './http/admin-plans.controller.js';
 import { ApiKeyOrmEntity } from './infrastructure/api-key.orm-entity.js';
@@ -25,22 +25,22 @@ export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000];
 /** Binds the auth library's key store port to PostgreSQL. */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
-  providers: [{ provide: API_KEY_STORE, useClass: TypeOrmApiKeyStore }],
-  exports: [API_KEY_STORE],
+  providers: [{ provide: ApiKeyStore, useClass: TypeOrmApiKeyStore }],
+  exports: [ApiKeyStore],
 })
 export class ApiKeyStoreModule {}
 
 /** Daily usage per key, as stored: the reads behind GET /admin/api-keys/{keyId}/usage. */
 @Module({
   imports: [TypeOrmModule.forFeature([KeyUsageOrmEntity]), ApiKeyStoreModule],
-  providers: [{ provide: KEY_USAGE_REPOSITORY, useClass: TypeOrmKeyUsageRepository }, KeyUsageService],
-  exports: [KEY_USAGE_REPOSITORY, KeyUsageService],
+  providers: [{ provide: KeyUsageRepository, useClass: TypeOrmKeyUsageRepository }, KeyUsageService],
+  exports: [KeyUsageRepository, KeyUsageService],
 })
 export class KeyUsageModule {}
 
 /**
  * The recorder that the rate limiter tells of every counted request, refusal and
- * ban (`KEY_USAGE_METER`), flushed to PostgreSQL in batches and at shutdown. Only
+ * ban (`KeyUsageMeter`), flushed to PostgreSQL in batches and at shutdown. Only
  * the serving application imports it (through `RateLimitsModule.forRoot`), so a
  * command-line tool that issues keys runs no flush or sweep timers. The timers are
  * `@nestjs/schedule`'s (`KeyUsageSchedule`): the application imports `ScheduleModule.forRoot()`.
@@ -50,14 +50,14 @@ export class KeyUsageModule {}
   providers: [
     {
       provide: KeyUsageRecorder,
-      inject: [KEY_USAGE_REPOSITORY, appConfig.KEY],
+      inject: [KeyUsageRepository, appConfig.KEY],
       useFactory: (repository: KeyUsageRepository, config: AppConfig) =>
         new KeyUsageRecorder(repository, config.keyUsage),
     },
-    { provide: KEY_USAGE_METER, useExisting: KeyUsageRecorder },
+    { provide: KeyUsageMeter, useExisting: KeyUsageRecorder },
     KeyUsageSchedule,
   ],
-  exports: [KEY_USAGE_METER, KeyUsageRecorder],
+  exports: [KeyUsageMeter, KeyUsageRecorder],
 })
 export class KeyUsageMeterModule {}
 

@@ -3,8 +3,8 @@ import type { ConfigType } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { appConfig } from '../config/app.config.js';
-import { DOMAIN_EVENTS, DomainEventBus } from '../shared/domain-events/domain-events.js';
-import { UNIT_OF_WORK } from '../shared/unit-of-work/unit-of-work.js';
+import { DomainEventBus, DomainEventSubscriptions } from '../shared/domain-events/domain-events.js';
+import { UnitOfWork } from '../shared/unit-of-work/unit-of-work.js';
 import { buildDataSourceOptions, type DatabaseSchema } from './data-source-options.js';
 import { runMigrations } from './run-migrations.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
@@ -48,10 +48,12 @@ export class DatabaseModule {
         }),
       ],
       providers: [
-        { provide: DOMAIN_EVENTS, useFactory: () => new DomainEventBus() },
-        { provide: UNIT_OF_WORK, useClass: TypeOrmUnitOfWork },
+        DomainEventBus,
+        // The subscriptions are the bus's; the unit of work dispatches through it.
+        { provide: DomainEventSubscriptions, useExisting: DomainEventBus },
+        { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
       ],
-      exports: [UNIT_OF_WORK, DOMAIN_EVENTS],
+      exports: [UnitOfWork, DomainEventSubscriptions],
     };
   }
 }

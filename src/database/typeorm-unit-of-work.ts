@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DOMAIN_EVENTS, type DomainEventBus } from '../shared/domain-events/domain-events.js';
+import { DomainEventBus } from '../shared/domain-events/domain-events.js';
 import type { Transaction, UnitOfWork } from '../shared/unit-of-work/unit-of-work.js';
 import { TransactionTurns } from '../platform/transaction-turns.js';
 import { TypeOrmTransaction } from './typeorm-transaction.js';
@@ -33,7 +33,7 @@ export class TypeOrmUnitOfWork implements UnitOfWork {
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(DOMAIN_EVENTS) private readonly events: DomainEventBus,
+    private readonly events: DomainEventBus,
   ) {}
 
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {

@@ -1,19 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
-import type { DestinationStream, Logger } from 'pino';
+import type { Logger } from 'pino';
 import { routeTemplate } from '../shared/http/route-template.js';
 import { requestJson } from './log-serializers.js';
 import { redactUrl } from './redaction.js';
 import { requestId } from './request-id.js';
 import {
-  LOG_DESTINATION,
+  LogDestination,
   type RequestLineFields,
   type RequestLineWriter,
   requestInfoLineWriter,
-  ROOT_LOGGER,
+  RootLogger,
 } from './root-logger.js';
 
 const REQUEST_LOGGER = Symbol('requestLogger');
@@ -52,12 +52,10 @@ export class HttpLogging {
   readonly middleware: (req: Request, res: Response, next: NextFunction) => void;
   private readonly observers: ResponseObserver[] = [];
   private readonly writeInfoLine: RequestLineWriter;
+  private readonly root: Logger;
 
-  constructor(
-    @Inject(ROOT_LOGGER) private readonly root: Logger,
-    @Inject(LOG_DESTINATION) destination: DestinationStream,
-    context: PinoLogger,
-  ) {
+  constructor({ logger: root }: RootLogger, destination: LogDestination, context: PinoLogger) {
+    this.root = root;
     this.writeInfoLine = requestInfoLineWriter(root, destination);
     const bindContext = root.isLevelEnabled('debug');
     this.middleware = (req, res, next) => {

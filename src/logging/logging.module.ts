@@ -1,24 +1,24 @@
 import { Global, Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream, Logger } from 'pino';
 import { appConfig } from '../config/app.config.js';
 import { HttpLogging } from './http-logging.js';
-import { createRootLogger, defaultLogDestination, LOG_DESTINATION, ROOT_LOGGER } from './root-logger.js';
+import { createRootLogger, defaultLogDestination, LogDestination, RootLogger } from './root-logger.js';
 
 /** The root logger, built once per application from LOG_LEVEL. */
 @Global()
 @Module({
   providers: [
-    { provide: LOG_DESTINATION, useFactory: defaultLogDestination },
+    // pino's own streams (stdout, pino-pretty's), not instances of a class of ours: a factory.
+    { provide: LogDestination, useFactory: defaultLogDestination },
     {
-      provide: ROOT_LOGGER,
-      inject: [appConfig.KEY, LOG_DESTINATION],
-      useFactory: (config: ConfigType<typeof appConfig>, destination: DestinationStream) =>
-        createRootLogger(config.logLevel, destination),
+      provide: RootLogger,
+      inject: [appConfig.KEY, LogDestination],
+      useFactory: (config: ConfigType<typeof appConfig>, destination: LogDestination) =>
+        new RootLogger(createRootLogger(config.logLevel, destination)),
     },
   ],
-  exports: [ROOT_LOGGER, LOG_DESTINATION],
+  exports: [RootLogger, LogDestination],
 })
 class RootLoggerModule {}
 
@@ -36,10 +36,10 @@ class RootLoggerModule {}
   imports: [
     RootLoggerModule,
     LoggerModule.forRootAsync({
-      inject: [ROOT_LOGGER],
+      inject: [RootLogger],
       // No routes: its middleware would only repeat what HttpLogging already did (and
       // would add a catch-all route to the router, which 404/405 detection reads).
-      useFactory: (logger: Logger) => ({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
+      useFactory: ({ logger }: RootLogger) => ({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
     }),
   ],
   providers: [HttpLogging],

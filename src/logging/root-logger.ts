@@ -6,10 +6,22 @@ import type { LogLevel } from '../config/app.config.js';
 import { jsonText, serializeError, serializeRequest } from './log-serializers.js';
 import { CREDENTIAL_HEADERS, redactText } from './redaction.js';
 
-/** Where log lines go: stdout (JSON, or readable text on a terminal); tests substitute a stream. */
-export const LOG_DESTINATION = Symbol('LogDestination');
-/** The application's root pino logger. */
-export const ROOT_LOGGER = Symbol('RootLogger');
+/**
+ * Where log lines go: stdout (JSON, or readable text on a terminal,
+ * `defaultLogDestination`); tests substitute a stream. Any pino destination fits.
+ */
+export abstract class LogDestination implements DestinationStream {
+  abstract write(line: string): void;
+}
+
+/**
+ * The application's root pino logger, as Nest injects it (pino's `Logger` is an
+ * interface, which Nest cannot inject by type): `LoggingModule` builds it once per
+ * application from LOG_LEVEL, on the `LogDestination`.
+ */
+export class RootLogger {
+  constructor(readonly logger: Logger) {}
+}
 /** How a line logged during a request looks, in JSON: the request id is bound or given. */
 const REQUEST_ID_FIELD = '"reqId":';
 

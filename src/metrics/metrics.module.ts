@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { STORE_METRICS } from '../orders/index.js';
+import { StoreMetrics } from '../orders/index.js';
 import { AppMetrics } from './app-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsServer } from './metrics-server.js';
@@ -9,7 +9,7 @@ import { PrometheusStoreMetrics } from './prometheus-store-metrics.js';
 /**
  * Prometheus metrics (prom-client): HTTP durations, 429s, store events, the
  * database pool, process metrics. Global, so that the store finds its port
- * (`STORE_METRICS`) and the rate-limit options their 429 counter here.
+ * (`StoreMetrics`) and the rate-limit options their 429 counter here.
  */
 @Global()
 @Module({
@@ -17,13 +17,13 @@ import { PrometheusStoreMetrics } from './prometheus-store-metrics.js';
   providers: [
     AppMetrics,
     MetricsServer,
-    { provide: STORE_METRICS, inject: [AppMetrics], useFactory: (m: AppMetrics) => new PrometheusStoreMetrics(m) },
+    { provide: StoreMetrics, useClass: PrometheusStoreMetrics },
     {
       provide: PrometheusRateLimitObserver,
       inject: [AppMetrics],
       useFactory: (m: AppMetrics) => new PrometheusRateLimitObserver(m),
     },
   ],
-  exports: [AppMetrics, MetricsServer, STORE_METRICS, PrometheusRateLimitObserver],
+  exports: [AppMetrics, MetricsServer, StoreMetrics, PrometheusRateLimitObserver],
 })
 export class MetricsModule {}

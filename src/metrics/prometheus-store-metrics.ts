@@ -1,7 +1,9 @@
+import { Injectable } from '@nestjs/common';
 import type { StoreMetrics } from '../orders/index.js';
-import type { AppMetrics } from './app-metrics.js';
+import { AppMetrics } from './app-metrics.js';
 
 /** The store's events as Prometheus counters. */
+@Injectable()
 export class PrometheusStoreMetrics implements StoreMetrics {
   constructor(private readonly metrics: AppMetrics) {}
 

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, type Repository } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { InventoryModule } from '../inventory/index.js';
 import { IdempotencyJanitor } from './application/idempotency-janitor.js';
 import { OrdersService } from './application/orders.service.js';
-import { IDEMPOTENCY_REPOSITORY } from './domain/idempotency.js';
-import { ORDER_REPOSITORY } from './domain/order.repository.js';
+import { IdempotencyRepository } from './domain/idempotency.js';
+import { OrderRepository } from './domain/order.repository.js';
 import { OrdersController } from './http/orders.controller.js';
 import { IdempotencyKeyOrmEntity } from './infrastructure/idempotency-key.orm-entity.js';
 import { PlaceOrderFunction1764115200000 } from './infrastructure/migrations/1764115200000-place-order-function.js';
@@ -25,17 +24,9 @@ export const ORDER_MIGRATIONS = [PlaceOrderFunction1764115200000];
   providers: [
     OrdersService,
     IdempotencyJanitor,
-    {
-      provide: ORDER_REPOSITORY,
-      useFactory: (rows: Repository<OrderOrmEntity>) => new TypeOrmOrderRepository(rows),
-      inject: [getRepositoryToken(OrderOrmEntity)],
-    },
-    {
-      provide: IDEMPOTENCY_REPOSITORY,
-      useFactory: (db: DataSource) => new TypeOrmIdempotencyRepository(db.manager),
-      inject: [DataSource],
-    },
+    { provide: OrderRepository, useClass: TypeOrmOrderRepository },
+    { provide: IdempotencyRepository, useClass: TypeOrmIdempotencyRepository },
   ],
-  exports: [ORDER_REPOSITORY],
+  exports: [OrderRepository],
 })
 export class OrdersModule {}

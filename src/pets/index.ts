@@ -9,8 +9,8 @@ export {
   type PetStatusChanged,
   type PetUpdated,
 } from './domain/pet.events.js';
-export { PET_INVENTORY_LINES, type PetInventoryLines } from './domain/pet-inventory-lines.js';
+export { PetInventoryLines } from './domain/pet-inventory-lines.js';
 export { PET_STATUS_SCHEMA } from './http/dto/new-pet.dto.js';
 export { PetResponse } from './http/dto/pet.response.js';
 export { PetsService } from './application/pets.service.js';
-export { PET_ENTITIES, PetsModule, type PetsModuleOptions } from './pets.module.js';
+export { PET_ENTITIES, PetsModule } from './pets.module.js';

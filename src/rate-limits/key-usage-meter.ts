@@ -4,10 +4,8 @@
  * so an implementation keeps it to an in-memory increment (the api-keys module
  * binds it and persists the totals in batches).
  */
-export interface KeyUsageMeter {
-  counted(keyId: number): void;
-  refused(keyId: number): void;
-  banned(keyId: number): void;
+export abstract class KeyUsageMeter {
+  abstract counted(keyId: number): void;
+  abstract refused(keyId: number): void;
+  abstract banned(keyId: number): void;
 }
-
-export const KEY_USAGE_METER = Symbol('KeyUsageMeter');

@@ -2,10 +2,10 @@ import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common'
 import { ApiKeyResolver } from '@petstore/auth';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
-import { CLOCK, type Clock } from '../shared/clock.js';
+import { Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
-import { KEY_USAGE_METER, type KeyUsageMeter } from './key-usage-meter.js';
+import { KeyUsageMeter } from './key-usage-meter.js';
 import { RateLimitController } from './rate-limit.controller.js';
 import { PlanTableService } from './plan-table.js';
 import { PlansModule } from './plans.module.js';
@@ -47,8 +47,8 @@ export function rateLimitOptions(
     failOpen,
     banThresholdMultiplier,
     banDurationSeconds,
-    // A test's clock (CLOCK), when it provides one, moves the in-process windows too.
-    now: clock ? () => clock().getTime() : undefined,
+    // A test's Clock, when it binds one, moves the in-process windows too.
+    now: clock ? () => clock.now().getTime() : undefined,
   };
 }
 
@@ -56,7 +56,7 @@ export function rateLimitOptions(
  * Plans and rate limits (API.md section 5; docs/rate-limits.md): the plan table,
  * the rate-limit library configured for API keys, and GET /rate-limit. `configureApp`
  * mounts its middleware; its guard serves `@Throttle` / `@SkipThrottle` on routes.
- * `usageModule`, when given, provides `KEY_USAGE_METER`, told of each key's counted
+ * `usageModule`, when given, provides `KeyUsageMeter`, told of each key's counted
  * requests, refusals and bans.
  */
 @Module({})
@@ -76,8 +76,8 @@ export class RateLimitsModule {
             ApiKeyResolver,
             PlanTableService,
             PrometheusRateLimitObserver,
-            { token: KEY_USAGE_METER, optional: true },
-            { token: CLOCK, optional: true },
+            { token: KeyUsageMeter, optional: true },
+            { token: Clock, optional: true },
           ],
           useFactory: rateLimitOptions,
         }),

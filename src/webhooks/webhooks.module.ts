@@ -1,27 +1,17 @@
 import { Module } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
-import { DataSource } from 'typeorm';
 import { appConfig } from '../config/app.config.js';
-import { AppMetrics } from '../metrics/app-metrics.js';
 import { EventsService } from './application/events.service.js';
 import { DeliverySender } from './application/delivery-sender.js';
 import { OutboxSubscriber } from './application/outbox.subscriber.js';
 import { WebhookDispatcher } from './application/webhook-dispatcher.js';
 import { WebhooksService } from './application/webhooks.service.js';
-import { DELIVERY_STORE, DELIVERY_WORKERS, OUTBOX_RELAY, WEBHOOK_TRANSPORT } from './domain/dispatch.js';
-import {
-  DELIVERY_REPOSITORY,
-  EVENT_STORE,
-  type EventStore,
-  SECRET_BOX,
-  TARGET_RESOLVER,
-  type TargetResolver,
-  WEBHOOK_REPOSITORY,
-} from './domain/ports.js';
-import { WEBHOOK_METRICS } from './domain/webhook-metrics.js';
+import { DeliveryStore, DeliveryWorkers, OutboxRelay, WebhookTransport } from './domain/dispatch.js';
+import { DeliveryRepository, EventStore, SecretBox, TargetResolver, WebhookRepository } from './domain/ports.js';
+import { WebhookMetrics } from './domain/webhook-metrics.js';
 import { EventsController } from './http/events.controller.js';
 import { WebhooksController } from './http/webhooks.controller.js';
-import { LazySecretBox, loadSecretKey } from './infrastructure/aes-secret-box.js';
+import { LazySecretBox } from './infrastructure/aes-secret-box.js';
 import { HttpWebhookTransport } from './infrastructure/http-webhook-transport.js';
 import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000-webhooks.js';
 import { WebhookSecretRotation1795759200000 } from './infrastructure/migrations/1795759200000-webhook-secret-rotation.js';
@@ -72,46 +62,17 @@ type Config = ConfigType<typeof appConfig>;
         return new PgBossDeliveryQueue({ databaseUrl, ...webhooks });
       },
     },
-    { provide: DELIVERY_WORKERS, useExisting: PgBossDeliveryQueue },
-    { provide: EVENT_STORE, inject: [DataSource], useFactory: (db: DataSource) => new TypeOrmEventStore(db.manager) },
-    {
-      provide: WEBHOOK_REPOSITORY,
-      inject: [DataSource],
-      useFactory: (db: DataSource) => new TypeOrmWebhookRepository(db.manager),
-    },
-    {
-      provide: DELIVERY_REPOSITORY,
-      inject: [DataSource, PgBossDeliveryQueue],
-      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmDeliveryRepository(db.manager, queue),
-    },
-    {
-      provide: OUTBOX_RELAY,
-      inject: [DataSource, PgBossDeliveryQueue],
-      useFactory: (db: DataSource, queue: PgBossDeliveryQueue) => new TypeOrmOutboxRelay(db.manager, queue),
-    },
-    {
-      provide: DELIVERY_STORE,
-      inject: [DataSource, PgBossDeliveryQueue, appConfig.KEY],
-      useFactory: (db: DataSource, queue: PgBossDeliveryQueue, { webhooks }: Config) =>
-        new TypeOrmDeliveryStore(db.manager, queue, { slotMs: webhooks.timeoutMs + 5_000 }),
-    },
-    {
-      provide: SECRET_BOX,
-      inject: [appConfig.KEY],
-      useFactory: (config: Config) => new LazySecretBox(() => loadSecretKey(config.webhooks.secretKey, config.dataDir)),
-    },
-    { provide: TARGET_RESOLVER, useFactory: () => new NodeTargetResolver() },
-    {
-      provide: WEBHOOK_TRANSPORT,
-      inject: [TARGET_RESOLVER, appConfig.KEY],
-      useFactory: (resolver: TargetResolver, config: Config) =>
-        HttpWebhookTransport.fromConfig(resolver, config.webhooks),
-    },
-    {
-      provide: WEBHOOK_METRICS,
-      inject: [AppMetrics, EVENT_STORE],
-      useFactory: (metrics: AppMetrics, events: EventStore) => new PrometheusWebhookMetrics(metrics, events),
-    },
+    // The queue is also the instance's workers.
+    { provide: DeliveryWorkers, useExisting: PgBossDeliveryQueue },
+    { provide: EventStore, useClass: TypeOrmEventStore },
+    { provide: WebhookRepository, useClass: TypeOrmWebhookRepository },
+    { provide: DeliveryRepository, useClass: TypeOrmDeliveryRepository },
+    { provide: OutboxRelay, useClass: TypeOrmOutboxRelay },
+    { provide: DeliveryStore, useClass: TypeOrmDeliveryStore },
+    { provide: SecretBox, useClass: LazySecretBox },
+    { provide: TargetResolver, useClass: NodeTargetResolver },
+    { provide: WebhookTransport, useClass: HttpWebhookTransport },
+    { provide: WebhookMetrics, useClass: PrometheusWebhookMetrics },
   ],
 })
 export class WebhooksModule {}

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { URL } from 'node:url';
 
 const ROOT = new URL('../../', import.meta.url);
 /** What the setup and the suites that start the real service (`node dist/petstore.cjs`) need of the build. */

@@ -13,7 +13,7 @@ import {
   ServerOptionsExpressAdapter,
   type ServerTimeouts,
 } from '../../src/lifecycle/server-timeouts.js';
-import { LOG_DESTINATION } from '../../src/logging/root-logger.js';
+import { LogDestination } from '../../src/logging/root-logger.js';
 import type { KeyLimits, Scope } from '@petstore/auth';
 import type { PlanName } from '../../src/rate-limits/plan.js';
 
@@ -82,7 +82,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     // As main.ts does: a bad configuration stops the start before any connection is opened.
     const config = checkStartupConfig();
     let builder = Test.createTestingModule({ imports: [options.rootModule ?? AppModule.register()] });
-    if (options.logStream) builder = builder.overrideProvider(LOG_DESTINATION).useValue(options.logStream);
+    if (options.logStream) builder = builder.overrideProvider(LogDestination).useValue(options.logStream);
     if (options.logger) builder.setLogger(options.logger);
     const moduleRef = await builder.compile();
     const adapter = new ServerOptionsExpressAdapter({ ...SERVER_TIMEOUTS, ...options.serverTimeouts });

@@ -18,16 +18,14 @@ export interface ApiKeyChanges {
 }
 
 /** Port: where API keys live. Implemented by the application's persistence adapter. */
-export interface ApiKeyStore {
-  findActiveByHash(hash: string): Promise<ApiKey | null>;
-  findById(id: number): Promise<ApiKey | null>;
+export abstract class ApiKeyStore {
+  abstract findActiveByHash(hash: string): Promise<ApiKey | null>;
+  abstract findById(id: number): Promise<ApiKey | null>;
   /** Keys with id > afterId, ascending, at most `limit`. */
-  list(afterId: number | null, limit: number): Promise<ApiKey[]>;
-  create(record: NewApiKeyRecord): Promise<ApiKey>;
+  abstract list(afterId: number | null, limit: number): Promise<ApiKey[]>;
+  abstract create(record: NewApiKeyRecord): Promise<ApiKey>;
   /** Registers the record only while no key exists at all (first start); null otherwise. */
-  createIfNoneExist(record: NewApiKeyRecord): Promise<ApiKey | null>;
-  update(id: number, changes: ApiKeyChanges): Promise<ApiKey | null>;
-  revoke(id: number): Promise<ApiKey | null>;
+  abstract createIfNoneExist(record: NewApiKeyRecord): Promise<ApiKey | null>;
+  abstract update(id: number, changes: ApiKeyChanges): Promise<ApiKey | null>;
+  abstract revoke(id: number): Promise<ApiKey | null>;
 }
-
-export const API_KEY_STORE = Symbol('ApiKeyStore');

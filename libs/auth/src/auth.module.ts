@@ -2,16 +2,16 @@ import { DynamicModule, Module, ModuleMetadata, Provider } from '@nestjs/common'
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
-import { API_KEY_STORE, type ApiKeyStore } from './api-key.store.js';
+import { ApiKeyStore } from './api-key.store.js';
 
 export interface AuthModuleOptions {
-  /** A module that provides and exports `API_KEY_STORE`. */
+  /** A module that provides and exports the `ApiKeyStore` port. */
   readonly storeModule: NonNullable<ModuleMetadata['imports']>[number];
 }
 
 /**
  * API-key authentication: registers the global guard and the caching resolver
- * on top of whatever store the application binds to `API_KEY_STORE`.
+ * on top of whatever store the application binds to `ApiKeyStore`.
  */
 @Module({})
 export class AuthModule {
@@ -19,7 +19,7 @@ export class AuthModule {
     const resolver: Provider = {
       provide: ApiKeyResolver,
       useFactory: (store: ApiKeyStore) => new ApiKeyResolver(store),
-      inject: [API_KEY_STORE],
+      inject: [ApiKeyStore],
     };
     return {
       module: AuthModule,

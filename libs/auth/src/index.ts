@@ -1,6 +1,6 @@
 export { type ApiKey, type KeyLimits, hasScope } from './api-key.js';
 export { generateApiKeySecret, hashApiKeySecret, visiblePrefix } from './api-key-secret.js';
-export { API_KEY_STORE, type ApiKeyChanges, type ApiKeyStore, type NewApiKeyRecord } from './api-key.store.js';
+export { type ApiKeyChanges, ApiKeyStore, type NewApiKeyRecord } from './api-key.store.js';
 export { ApiKeyGuard } from './api-key.guard.js';
 export {
   ApiKeyResolver,

@@ -11,6 +11,9 @@ import { RedisRateLimitStorage } from './redis.storage.js';
 import { ThrottledRoutes } from './throttled-routes.js';
 import { ThrottlerStorageAdapter } from './throttler-storage.adapter.js';
 
+// Tokens private to this module, not ports: nothing outside it binds or injects them, and
+// which storage serves (memory or Redis, and a fallback or none) is decided from the options
+// at start, a factory's work. The service's ports are abstract classes; these stay symbols.
 const OPTIONS = Symbol('RateLimitOptions');
 const STORAGE = Symbol('RateLimitStorage');
 /** Counts in this process while a shared storage is unreachable (fail open); null over a memory storage. */

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import {
-  API_KEY_STORE,
   type ApiKey,
-  type ApiKeyStore,
+  ApiKeyStore,
   ApiKeyResolver,
   generateApiKeySecret,
   hashApiKeySecret,
@@ -43,7 +42,7 @@ export interface IssuedApiKey {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @Inject(API_KEY_STORE) private readonly store: ApiKeyStore,
+    private readonly store: ApiKeyStore,
     private readonly resolver: ApiKeyResolver,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     /** Absent where no limiter runs (the keys CLI). */

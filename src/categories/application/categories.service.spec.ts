@@ -17,7 +17,7 @@ describe('CategoriesService', () => {
 
   beforeEach(() => {
     ({ categories, pets, uow } = createInMemoryDatabase());
-    service = new CategoriesService(categories, uow, () => now);
+    service = new CategoriesService(categories, uow, { now: () => now });
   });
 
   describe('create', () => {

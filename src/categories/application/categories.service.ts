@@ -1,11 +1,11 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { Injectable, Optional } from '@nestjs/common';
+import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Category, type CategoryDraft, sameCategory } from '../domain/category.js';
 import { categoryCreated, categoryDeleted, categoryUpdated } from '../domain/category.events.js';
 import { CategoryNotFoundError } from '../domain/category.errors.js';
-import { CATEGORY_REPOSITORY, type CategoryRepository } from '../domain/category.repository.js';
+import { CategoryRepository } from '../domain/category.repository.js';
 
 /**
  * Use cases for categories. Each change runs in one transaction with the event it
@@ -14,9 +14,9 @@ import { CATEGORY_REPOSITORY, type CategoryRepository } from '../domain/category
 @Injectable()
 export class CategoriesService {
   constructor(
-    @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    private readonly categories: CategoryRepository,
+    private readonly uow: UnitOfWork,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
   list(page: PageRequest): Promise<Page<Category>> {
@@ -32,7 +32,7 @@ export class CategoriesService {
   create(draft: CategoryDraft, actorKeyId: number | null = null): Promise<Category> {
     return this.uow.run(async (tx) => {
       const category = await this.categories.create(draft, tx);
-      tx.record(categoryCreated(category, actorKeyId, this.clock()));
+      tx.record(categoryCreated(category, actorKeyId, this.clock.now()));
       return category;
     });
   }
@@ -43,7 +43,7 @@ export class CategoriesService {
       if (!current) throw new CategoryNotFoundError(id);
       const saved = await this.categories.replace(id, draft, tx);
       if (!saved) throw new CategoryNotFoundError(id);
-      if (!sameCategory(saved, current)) tx.record(categoryUpdated(saved, actorKeyId, this.clock()));
+      if (!sameCategory(saved, current)) tx.record(categoryUpdated(saved, actorKeyId, this.clock.now()));
       return saved;
     });
   }
@@ -52,7 +52,7 @@ export class CategoriesService {
     await this.uow.run(async (tx) => {
       const category = await this.categories.findForUpdate(id, tx);
       if (!category || !(await this.categories.delete(id, tx))) throw new CategoryNotFoundError(id);
-      tx.record(categoryDeleted(category, actorKeyId, this.clock()));
+      tx.record(categoryDeleted(category, actorKeyId, this.clock.now()));
     });
   }
 }

@@ -8,17 +8,15 @@ import type { Category, CategoryDraft } from './category.js';
  * `CategoryNameTakenError`) and refuse to delete a category that pets reference
  * (throwing `CategoryInUseError`), atomically.
  */
-export interface CategoryRepository {
-  findById(id: number): Promise<Category | null>;
+export abstract class CategoryRepository {
+  abstract findById(id: number): Promise<Category | null>;
   /** Reads the category in `tx` and locks it until `tx` ends, so what a use case compares is what it changes. */
-  findForUpdate(id: number, tx: Transaction): Promise<Category | null>;
-  exists(id: number): Promise<boolean>;
-  findPage(page: PageRequest): Promise<Page<Category>>;
-  create(draft: CategoryDraft, tx: Transaction): Promise<Category>;
+  abstract findForUpdate(id: number, tx: Transaction): Promise<Category | null>;
+  abstract exists(id: number): Promise<boolean>;
+  abstract findPage(page: PageRequest): Promise<Page<Category>>;
+  abstract create(draft: CategoryDraft, tx: Transaction): Promise<Category>;
   /** Replaces all fields; null when the category does not exist. */
-  replace(id: number, draft: CategoryDraft, tx: Transaction): Promise<Category | null>;
+  abstract replace(id: number, draft: CategoryDraft, tx: Transaction): Promise<Category | null>;
   /** False when the category does not exist. */
-  delete(id: number, tx: Transaction): Promise<boolean>;
+  abstract delete(id: number, tx: Transaction): Promise<boolean>;
 }
-
-export const CATEGORY_REPOSITORY = Symbol('CategoryRepository');

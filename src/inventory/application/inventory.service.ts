@@ -1,19 +1,19 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { PetNotFoundError, type PetStatus } from '../../pets/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { Clock, systemClock } from '../../shared/clock.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { inventoryLineEvents } from '../domain/inventory.events.js';
 import { restock } from '../domain/inventory-line.js';
-import { type InventoryItem, INVENTORY_REPOSITORY, type InventoryRepository } from '../domain/inventory.repository.js';
+import { type InventoryItem, InventoryRepository } from '../domain/inventory.repository.js';
 
 /** Use cases for inventory: reading stock and setting it (restock). */
 @Injectable()
 export class InventoryService {
   constructor(
-    @Inject(INVENTORY_REPOSITORY) private readonly lines: InventoryRepository,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    private readonly lines: InventoryRepository,
+    private readonly uow: UnitOfWork,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
   list(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>> {
@@ -33,7 +33,7 @@ export class InventoryService {
       if (!line) throw new PetNotFoundError(petId);
       const next = restock(line, quantity);
       await this.lines.save(line, next, tx);
-      for (const event of inventoryLineEvents(line, next, actorKeyId, this.clock())) tx.record(event);
+      for (const event of inventoryLineEvents(line, next, actorKeyId, this.clock.now())) tx.record(event);
       return { petId, quantity: next.quantity, status: next.status };
     });
   }

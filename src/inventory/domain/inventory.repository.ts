@@ -16,13 +16,11 @@ export interface InventoryItem {
  * writes the change from `previous` to `next` (quantity as one guarded atomic
  * statement that can never make stock negative, status when it changed).
  */
-export interface InventoryRepository {
+export abstract class InventoryRepository {
   /** Creates the empty entry of a new pet. */
-  createLine(petId: number, tx: Transaction): Promise<void>;
-  lock(petId: number, tx: Transaction): Promise<InventoryLine | null>;
-  save(previous: InventoryLine, next: InventoryLine, tx: Transaction): Promise<void>;
-  findItem(petId: number): Promise<InventoryItem | null>;
-  findPage(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>>;
+  abstract createLine(petId: number, tx: Transaction): Promise<void>;
+  abstract lock(petId: number, tx: Transaction): Promise<InventoryLine | null>;
+  abstract save(previous: InventoryLine, next: InventoryLine, tx: Transaction): Promise<void>;
+  abstract findItem(petId: number): Promise<InventoryItem | null>;
+  abstract findPage(statuses: readonly PetStatus[] | undefined, page: PageRequest): Promise<Page<InventoryItem>>;
 }
-
-export const INVENTORY_REPOSITORY = Symbol('InventoryRepository');

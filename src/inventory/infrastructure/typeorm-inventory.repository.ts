@@ -1,4 +1,6 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { fromInt8, managerOf, toInt8 } from '../../database/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { PetStatus } from '../../pets/index.js';
@@ -36,8 +38,9 @@ const toItem = (row: ItemRow): InventoryItem => ({
 });
 
 /** Inventory lines over the `inventory` and `pets` tables; writes and locks in the given transaction. */
+@Injectable()
 export class TypeOrmInventoryRepository implements InventoryRepository {
-  constructor(private readonly db: EntityManager) {}
+  constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   async createLine(petId: number, tx: Transaction): Promise<void> {
     await managerOf(tx)

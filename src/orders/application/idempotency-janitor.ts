@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
-import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository } from '../domain/idempotency.js';
+import { Clock, systemClock } from '../../shared/clock.js';
+import { IdempotencyRepository } from '../domain/idempotency.js';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
@@ -11,8 +11,8 @@ export class IdempotencyJanitor implements OnApplicationBootstrap {
   private readonly logger = new Logger('Idempotency');
 
   constructor(
-    @Inject(IDEMPOTENCY_REPOSITORY) private readonly records: IdempotencyRepository,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    private readonly records: IdempotencyRepository,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -22,7 +22,7 @@ export class IdempotencyJanitor implements OnApplicationBootstrap {
   @Interval('idempotency-sweep', SWEEP_EVERY_MS)
   async sweep(): Promise<number> {
     try {
-      const removed = await this.records.deleteExpired(this.clock());
+      const removed = await this.records.deleteExpired(this.clock.now());
       if (removed > 0) this.logger.log(`Removed ${removed} expired Idempotency-Key record(s)`);
       return removed;
     } catch (error) {

@@ -50,7 +50,7 @@ describe('OrdersService', () => {
       store.inventory,
       store.idempotency,
       store.uow,
-      () => new Date(now.getTime()),
+      { now: () => new Date(now.getTime()) },
       metrics,
     );
     categoryId = (await store.categories.create({ name: 'Pets' })).id;
@@ -402,7 +402,7 @@ describe('OrdersService', () => {
       now = new Date(now.getTime() + 20 * HOUR);
       await service.place(alice, { petId: dog, quantity: 1 }, token('b'));
       now = new Date(now.getTime() + 5 * HOUR);
-      const janitor = new IdempotencyJanitor(store.idempotency, () => now);
+      const janitor = new IdempotencyJanitor(store.idempotency, { now: () => now });
       expect(await janitor.sweep()).toBe(1);
       expect(store.tables.idempotency.size).toBe(1);
       expect((await service.place(alice, { petId: dog, quantity: 1 }, token('b'))).replayed).toBe(true);

@@ -1,15 +1,10 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@petstore/errors';
-import {
-  INVENTORY_REPOSITORY,
-  type InventoryLine,
-  inventoryLineEvents,
-  type InventoryRepository,
-} from '../../inventory/index.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { type InventoryLine, inventoryLineEvents, InventoryRepository } from '../../inventory/index.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { type Transaction, UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import { IDEMPOTENCY_REPOSITORY, type IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
+import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
 import { orderCancelled, orderCompleted, orderPlaced } from '../domain/order.events.js';
 import { canSee, type NewOrder, type Order, type OrderViewer } from '../domain/order.js';
 import { cancelOrder, completeOrder, placeOrder } from '../domain/order-rules.js';
@@ -19,8 +14,8 @@ import {
   OrderNotFoundError,
   OrderPetNotFoundError,
 } from '../domain/order.errors.js';
-import { ORDER_REPOSITORY, type OrderFilter, type OrderRepository } from '../domain/order.repository.js';
-import { NO_STORE_METRICS, STORE_METRICS, type StoreMetrics } from '../domain/store-metrics.js';
+import { type OrderFilter, OrderRepository } from '../domain/order.repository.js';
+import { NO_STORE_METRICS, StoreMetrics } from '../domain/store-metrics.js';
 import { ReplayedRefusal } from './replayed-refusal.js';
 
 /** An Idempotency-Key and the fingerprint of the request body it came with. */
@@ -49,12 +44,12 @@ interface Placement {
 @Injectable()
 export class OrdersService {
   constructor(
-    @Inject(ORDER_REPOSITORY) private readonly orders: OrderRepository,
-    @Inject(INVENTORY_REPOSITORY) private readonly inventory: InventoryRepository,
-    @Inject(IDEMPOTENCY_REPOSITORY) private readonly idempotency: IdempotencyRepository,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
-    @Optional() @Inject(STORE_METRICS) private readonly metrics: StoreMetrics = NO_STORE_METRICS,
+    private readonly orders: OrderRepository,
+    private readonly inventory: InventoryRepository,
+    private readonly idempotency: IdempotencyRepository,
+    private readonly uow: UnitOfWork,
+    @Optional() private readonly clock: Clock = systemClock,
+    @Optional() private readonly metrics: StoreMetrics = NO_STORE_METRICS,
   ) {}
 
   list(viewer: OrderViewer, filter: Omit<OrderFilter, 'ownerKeyId'>, page: PageRequest): Promise<Page<Order>> {
@@ -82,7 +77,7 @@ export class OrdersService {
     // only after its record has committed, so the key remembers it.
     const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
       const { key, requestHash } = idempotency;
-      const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock(), tx);
+      const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock.now(), tx);
       if (previous) {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
         return { outcome: previous.outcome, replayed: true, placement: null };
@@ -103,7 +98,7 @@ export class OrdersService {
       // same order (line, then order), and the line's open-order count is read
       // before this order closes.
       const line = await this.inventory.lock(petId, tx);
-      const now = this.clock();
+      const now = this.clock.now();
       const order = await this.orders.completeIfOpen(id, shipDate ?? now, tx);
       if (!order) throw await this.notOpen(tx, id);
       tx.record(orderCompleted(order, viewer.keyId, now));
@@ -120,7 +115,7 @@ export class OrdersService {
       const line = await this.inventory.lock(petId, tx);
       const order = await this.orders.deleteIfOpen(id, tx);
       if (!order) throw await this.notOpen(tx, id);
-      const now = this.clock();
+      const now = this.clock.now();
       tx.record(orderCancelled(order, viewer.keyId, now));
       if (line) await this.changeLine(tx, line, cancelOrder(line, order.quantity), viewer.keyId, now);
     });
@@ -146,7 +141,7 @@ export class OrdersService {
     }
     if (after instanceof DomainError)
       throw new Error(`The store placed an order on pet ${input.petId} that the rule refuses`);
-    const now = this.clock();
+    const now = this.clock.now();
     for (const event of inventoryLineEvents(before, after, viewer.keyId, now)) tx.record(event);
     tx.record(orderPlaced(order, viewer.keyId, now));
     return { order, stockOut: after.quantity === 0 };

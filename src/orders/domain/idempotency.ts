@@ -21,16 +21,14 @@ export interface IdempotencyRecord {
  * with the same key waits until this one commits or rolls back) or returns the
  * record a previous request left. Records older than the retention are ignored.
  */
-export interface IdempotencyRepository {
-  claim(
+export abstract class IdempotencyRepository {
+  abstract claim(
     ownerKeyId: number,
     key: string,
     requestHash: string,
     now: Date,
     tx: Transaction,
   ): Promise<IdempotencyRecord | null>;
-  record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void>;
-  deleteExpired(now: Date): Promise<number>;
+  abstract record(ownerKeyId: number, key: string, outcome: OrderOutcome, tx: Transaction): Promise<void>;
+  abstract deleteExpired(now: Date): Promise<number>;
 }
-
-export const IDEMPOTENCY_REPOSITORY = Symbol('IdempotencyRepository');

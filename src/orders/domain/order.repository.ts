@@ -14,10 +14,10 @@ export interface OrderFilter {
  * Port: order persistence. Writes run in the unit of work's transaction `tx`.
  * Row-level changes are atomic: only one caller can complete or delete an open order.
  */
-export interface OrderRepository {
-  findById(id: number, tx?: Transaction): Promise<Order | null>;
-  findPage(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
-  create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order>;
+export abstract class OrderRepository {
+  abstract findById(id: number, tx?: Transaction): Promise<Order | null>;
+  abstract findPage(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
+  abstract create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order>;
   /**
    * Places `order` against its pet's stock under the pet's inventory line lock,
    * taken as late and held as briefly as possible: when the line allows it (`placeOrder`'s
@@ -26,11 +26,11 @@ export interface OrderRepository {
    * under the lock) and the order, null when the line refused it; null when the pet
    * has no inventory line. The caller checks the outcome against the domain rule.
    */
-  placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null>;
+  abstract placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null>;
   /** Marks an open order complete; null when it is not open (missing or already complete). */
-  completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null>;
+  abstract completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null>;
   /** Deletes an open order; null when it is not open. */
-  deleteIfOpen(id: number, tx: Transaction): Promise<Order | null>;
+  abstract deleteIfOpen(id: number, tx: Transaction): Promise<Order | null>;
 }
 
 /** What `placeFromStock` did: the line it found, and the order it placed (null: it took nothing). */
@@ -38,5 +38,3 @@ export interface StockPlacement {
   readonly before: StockLine;
   readonly order: Order | null;
 }
-
-export const ORDER_REPOSITORY = Symbol('OrderRepository');

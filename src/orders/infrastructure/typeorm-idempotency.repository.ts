@@ -1,4 +1,6 @@
-import { type EntityManager, LessThan } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager, LessThan } from 'typeorm';
 import { managerOf, toInt8 } from '../../database/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import {
@@ -26,8 +28,9 @@ const CLAIM_KEY = `INSERT INTO idempotency_keys (api_key_id, key, request_hash, 
 type StoredOutcome = { kind: 'placed'; order: OrderJson } | Extract<OrderOutcome, { kind: 'refused' }>;
 
 /** Idempotency records in PostgreSQL; claims and records in the use case's transaction. */
+@Injectable()
 export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
-  constructor(private readonly db: EntityManager) {}
+  constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   async claim(
     ownerKeyId: number,

@@ -1,4 +1,6 @@
-import type { Repository } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { fromInt8, managerOf, toInt8 } from '../../database/index.js';
 import type { PetStatus } from '../../pets/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
@@ -38,8 +40,9 @@ interface OrderRow {
 }
 
 /** Orders over TypeORM; writes in the given transaction. */
+@Injectable()
 export class TypeOrmOrderRepository implements OrderRepository {
-  constructor(private readonly rows: Repository<OrderOrmEntity>) {}
+  constructor(@InjectRepository(OrderOrmEntity) private readonly rows: Repository<OrderOrmEntity>) {}
 
   async findById(id: number, tx?: Transaction): Promise<Order | null> {
     const rows = tx ? managerOf(tx).getRepository(OrderOrmEntity) : this.rows;

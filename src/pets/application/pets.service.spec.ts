@@ -274,7 +274,7 @@ describe('PetsService', () => {
     let clocked: PetsService;
 
     beforeEach(() => {
-      clocked = new PetsService(store.pets, store.categories, store.inventory, store.uow, () => now);
+      clocked = new PetsService(store.pets, store.categories, store.inventory, store.uow, { now: () => now });
     });
 
     it('records PetCreated with the pet as saved and the acting key', async () => {

@@ -1,23 +1,23 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { CATEGORY_REPOSITORY, type CategoryRepository } from '../../categories/index.js';
+import { Injectable, Optional } from '@nestjs/common';
+import { CategoryRepository } from '../../categories/index.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { Clock, systemClock } from '../../shared/clock.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { newPet, patchPet, type Pet, type PetChanges, type PetDraft, replacePet, samePet } from '../domain/pet.js';
 import { petCreated, petDeleted, petStatusChanged, petUpdated } from '../domain/pet.events.js';
-import { PET_INVENTORY_LINES, type PetInventoryLines } from '../domain/pet-inventory-lines.js';
+import { PetInventoryLines } from '../domain/pet-inventory-lines.js';
 import { PetCategoryNotFoundError, PetNotFoundError } from '../domain/pet.errors.js';
-import { PET_REPOSITORY, type PetFilter, type PetRepository } from '../domain/pet.repository.js';
+import { type PetFilter, PetRepository } from '../domain/pet.repository.js';
 
 /** Use cases for the pet catalogue. */
 @Injectable()
 export class PetsService {
   constructor(
-    @Inject(PET_REPOSITORY) private readonly pets: PetRepository,
-    @Inject(CATEGORY_REPOSITORY) private readonly categories: CategoryRepository,
-    @Inject(PET_INVENTORY_LINES) private readonly inventory: PetInventoryLines,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    private readonly pets: PetRepository,
+    private readonly categories: CategoryRepository,
+    private readonly inventory: PetInventoryLines,
+    private readonly uow: UnitOfWork,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
   list(filter: PetFilter, page: PageRequest): Promise<Page<Pet>> {
@@ -37,7 +37,7 @@ export class PetsService {
     return this.uow.run(async (tx) => {
       const pet = await this.pets.create(newPet(draft), tx);
       await this.inventory.createLine(pet.id, tx);
-      tx.record(petCreated(pet, actorKeyId, this.clock()));
+      tx.record(petCreated(pet, actorKeyId, this.clock.now()));
       return pet;
     });
   }
@@ -62,7 +62,7 @@ export class PetsService {
       await this.inventory.lock(id, tx);
       const pet = await this.pets.findById(id, tx);
       if (!pet || !(await this.pets.delete(id, tx))) throw new PetNotFoundError(id);
-      tx.record(petDeleted(pet, actorKeyId, this.clock()));
+      tx.record(petDeleted(pet, actorKeyId, this.clock.now()));
     });
   }
 
@@ -80,7 +80,7 @@ export class PetsService {
       const saved = await this.pets.update(change(current), tx);
       if (!saved) throw new PetNotFoundError(id);
       if (samePet(saved, current)) return saved;
-      const now = this.clock();
+      const now = this.clock.now();
       tx.record(petUpdated(saved, actorKeyId, now));
       if (saved.status !== current.status) {
         tx.record(petStatusChanged(id, current.status, saved.status, actorKeyId, now));

@@ -15,14 +15,12 @@ export interface PetFilter {
  * run in it when given one. Writes naming a category that does not exist
  * (including one deleted concurrently) throw `PetCategoryNotFoundError`.
  */
-export interface PetRepository {
-  findById(id: number, tx?: Transaction): Promise<Pet | null>;
-  findPage(filter: PetFilter, page: PageRequest): Promise<Page<Pet>>;
-  create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet>;
+export abstract class PetRepository {
+  abstract findById(id: number, tx?: Transaction): Promise<Pet | null>;
+  abstract findPage(filter: PetFilter, page: PageRequest): Promise<Page<Pet>>;
+  abstract create(pet: Omit<Pet, 'id'>, tx: Transaction): Promise<Pet>;
   /** Saves all fields; null when the pet does not exist. */
-  update(pet: Pet, tx: Transaction): Promise<Pet | null>;
+  abstract update(pet: Pet, tx: Transaction): Promise<Pet | null>;
   /** Deletes the pet and its inventory entry; false when the pet does not exist. Throws `PetHasOrdersError` while any order references it. */
-  delete(id: number, tx: Transaction): Promise<boolean>;
+  abstract delete(id: number, tx: Transaction): Promise<boolean>;
 }
-
-export const PET_REPOSITORY = Symbol('PetRepository');

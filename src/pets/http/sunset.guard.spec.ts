@@ -29,7 +29,7 @@ function contextFor(res: object, petId: string): ExecutionContext {
 }
 
 describe('PetByIdSunsetGuard', () => {
-  const before = () => new Date('2027-01-01T00:00:00Z');
+  const before = { now: () => new Date('2027-01-01T00:00:00Z') };
 
   it('sets the deprecation, the sunset and the successor link', () => {
     const { res, headers } = response();
@@ -39,7 +39,7 @@ describe('PetByIdSunsetGuard', () => {
 
   it('answers 410 from the sunset on, the fields set first', () => {
     const { res, headers } = response();
-    const guard = new PetByIdSunsetGuard(CONFIG, () => new Date('2027-06-30T00:00:00Z'));
+    const guard = new PetByIdSunsetGuard(CONFIG, { now: () => new Date('2027-06-30T00:00:00Z') });
     expect(() => guard.canActivate(contextFor(res, '7'))).toThrow(OperationSunsetError);
     expect(headers.Link).toBe('</pets?id=7>; rel="successor-version"');
   });

@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional }
 import type { ConfigType } from '@nestjs/config';
 import type { Request, Response } from 'express';
 import { appConfig } from '../../config/app.config.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import { OperationSunsetError } from '../domain/pet.errors.js';
 
 /**
@@ -21,7 +21,7 @@ export class PetByIdSunsetGuard implements CanActivate {
 
   constructor(
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {
     this.deprecationHeader = `@${Math.floor(config.petsGetByIdDeprecatedAt.getTime() / 1000)}`;
     this.sunsetHeader = config.petsGetByIdSunset.toUTCString();
@@ -36,7 +36,7 @@ export class PetByIdSunsetGuard implements CanActivate {
     res.setHeader('Sunset', this.sunsetHeader);
     res.setHeader('Link', `<${successor}>; rel="successor-version"`);
     const sunset = this.config.petsGetByIdSunset;
-    if (this.clock().getTime() >= sunset.getTime()) {
+    if (this.clock.now().getTime() >= sunset.getTime()) {
       throw new OperationSunsetError('GET /pets/{petId}', `GET ${successor}`, sunset);
     }
     return true;

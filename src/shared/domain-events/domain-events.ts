@@ -11,13 +11,11 @@ export type DomainEventBatchHandler = (events: readonly DomainEvent[], tx: Trans
  * Port: how a module subscribes to another module's events without importing its
  * internals (only the event's type, from that module's public entry).
  */
-export interface DomainEventSubscriptions {
-  subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void;
+export abstract class DomainEventSubscriptions {
+  abstract subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void;
   /** Every event of a transaction, of any type, in one call before the commit (still inside the transaction). */
-  subscribeAll(handler: DomainEventBatchHandler): void;
+  abstract subscribeAll(handler: DomainEventBatchHandler): void;
 }
-
-export const DOMAIN_EVENTS = Symbol('DomainEvents');
 
 /**
  * The subscriptions, and their dispatch for a unit of work: each recorded event

@@ -17,8 +17,6 @@ export interface Transaction {
  * repositories given `tx`, and everything subscribers of its events write, commits
  * together, or nothing does.
  */
-export interface UnitOfWork {
-  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+export abstract class UnitOfWork {
+  abstract run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }
-
-export const UNIT_OF_WORK = Symbol('UnitOfWork');

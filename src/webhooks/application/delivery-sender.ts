@@ -1,20 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig, type WebhooksConfig } from '../../config/app.config.js';
-import {
-  DELIVERY_STORE,
-  type DeliveryJob,
-  type DeliveryStore,
-  type TransportResult,
-  WEBHOOK_TRANSPORT,
-  type WebhookTransport,
-} from '../domain/dispatch.js';
+import { type DeliveryJob, DeliveryStore, type TransportResult, WebhookTransport } from '../domain/dispatch.js';
 import { decideSend, endpointVerdict } from '../domain/endpoint-backoff.js';
-import { SECRET_BOX, type SecretBox } from '../domain/ports.js';
+import { SecretBox } from '../domain/ports.js';
 import { backoffDelayMs, withinRetryWindow } from '../domain/retry-schedule.js';
 import { deliveryHeaders } from '../domain/signature.js';
 import { type SigningSecrets, secretsInUse } from '../domain/signing-secrets.js';
-import { WEBHOOK_METRICS, type WebhookMetrics } from '../domain/webhook-metrics.js';
+import { WebhookMetrics } from '../domain/webhook-metrics.js';
 
 /** An attempt that failed before anything was sent. */
 const NOT_SENT: TransportResult = {
@@ -43,10 +36,10 @@ export class DeliverySender {
   private readonly config: WebhooksConfig;
 
   constructor(
-    @Inject(DELIVERY_STORE) private readonly store: DeliveryStore,
-    @Inject(WEBHOOK_TRANSPORT) private readonly transport: WebhookTransport,
-    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
-    @Inject(WEBHOOK_METRICS) private readonly metrics: WebhookMetrics,
+    private readonly store: DeliveryStore,
+    private readonly transport: WebhookTransport,
+    private readonly secrets: SecretBox,
+    private readonly metrics: WebhookMetrics,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
   ) {
     this.config = config.webhooks;

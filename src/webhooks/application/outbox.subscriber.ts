@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { DOMAIN_EVENTS, type DomainEventSubscriptions } from '../../shared/domain-events/domain-events.js';
-import { EVENT_STORE, type EventStore } from '../domain/ports.js';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DomainEventSubscriptions } from '../../shared/domain-events/domain-events.js';
+import { EventStore } from '../domain/ports.js';
 import { type NewStoreEvent, toStoreEvent } from '../domain/store-event.js';
 
 /**
@@ -11,8 +11,8 @@ import { type NewStoreEvent, toStoreEvent } from '../domain/store-event.js';
 @Injectable()
 export class OutboxSubscriber implements OnModuleInit {
   constructor(
-    @Inject(DOMAIN_EVENTS) private readonly events: DomainEventSubscriptions,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly events: DomainEventSubscriptions,
+    private readonly store: EventStore,
   ) {}
 
   onModuleInit(): void {

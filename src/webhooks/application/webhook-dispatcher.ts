@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { ConfigType } from '@nestjs/config';
 import { Interval } from '@nestjs/schedule';
 import { appConfig, type WebhooksConfig } from '../../config/app.config.js';
-import { DELIVERY_WORKERS, type DeliveryWorkers, OUTBOX_RELAY, type OutboxRelay } from '../domain/dispatch.js';
-import { EVENT_STORE, type EventStore } from '../domain/ports.js';
+import { DeliveryWorkers, OutboxRelay } from '../domain/dispatch.js';
+import { EventStore } from '../domain/ports.js';
 import { DeliverySender } from './delivery-sender.js';
 
 /** Events relayed into deliveries per transaction. */
@@ -30,9 +30,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   private failingSinceLogged = false;
 
   constructor(
-    @Inject(OUTBOX_RELAY) private readonly outbox: OutboxRelay,
-    @Inject(DELIVERY_WORKERS) private readonly workers: DeliveryWorkers,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly outbox: OutboxRelay,
+    private readonly workers: DeliveryWorkers,
+    private readonly events: EventStore,
     private readonly sender: DeliverySender,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
   ) {

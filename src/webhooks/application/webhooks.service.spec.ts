@@ -1,5 +1,6 @@
 import type { ConfigType } from '@nestjs/config';
 import type { appConfig } from '../../config/app.config.js';
+import type { Clock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import type { DeliveryRepository, SecretBox, WebhookRepository } from '../domain/ports.js';
@@ -85,7 +86,7 @@ const uow: UnitOfWork = { run: (work) => work({} as Transaction) };
 const DAY = 86_400_000;
 
 /** A clock the test moves by hand. */
-class ManualClock {
+class ManualClock implements Clock {
   private ms = Date.parse('2026-11-27T08:00:00Z');
   readonly now = () => new Date(this.ms);
   advance(ms: number): Date {
@@ -102,7 +103,7 @@ function service(
 ) {
   const policy: TargetPolicy = { allowHttp: false, allowPrivateTargets: false, allowedPorts: [443] };
   const config = { webhooks: { ...policy, secretOverlapMs } } as ConfigType<typeof appConfig>;
-  return new WebhooksService(webhooks, deliveries, reversingBox, uow, config, clock.now);
+  return new WebhooksService(webhooks, deliveries, reversingBox, uow, config, clock);
 }
 
 describe('WebhooksService', () => {

@@ -1,17 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../../config/app.config.js';
-import { CLOCK, type Clock, systemClock } from '../../shared/clock.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
-import { UNIT_OF_WORK, type UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import {
-  DELIVERY_REPOSITORY,
-  type DeliveryRepository,
-  SECRET_BOX,
-  type SecretBox,
-  WEBHOOK_REPOSITORY,
-  type WebhookRepository,
-} from '../domain/ports.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { DeliveryRepository, SecretBox, WebhookRepository } from '../domain/ports.js';
 import { newSigningSecret } from '../domain/signature.js';
 import { rotateSecret } from '../domain/signing-secrets.js';
 import { checkUrl, type TargetPolicy } from '../domain/target-rules.js';
@@ -48,12 +41,12 @@ export class WebhooksService {
   private readonly secretOverlapMs: number;
 
   constructor(
-    @Inject(WEBHOOK_REPOSITORY) private readonly webhooks: WebhookRepository,
-    @Inject(DELIVERY_REPOSITORY) private readonly deliveries: DeliveryRepository,
-    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
-    @Inject(UNIT_OF_WORK) private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly secrets: SecretBox,
+    private readonly uow: UnitOfWork,
     @Inject(appConfig.KEY) config: ConfigType<typeof appConfig>,
-    @Optional() @Inject(CLOCK) private readonly clock: Clock = systemClock,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {
     this.policy = config.webhooks;
     this.secretOverlapMs = config.webhooks.secretOverlapMs;
@@ -82,7 +75,7 @@ export class WebhooksService {
     const rotated = await this.uow.run(async (tx) => {
       const secrets = await this.webhooks.lockSecrets(ownerKeyId, id, tx);
       if (!secrets) throw new WebhookNotFoundError(id);
-      const now = this.clock();
+      const now = this.clock.now();
       const next = rotateSecret(secrets, sealed, now, this.secretOverlapMs);
       await this.webhooks.saveSecrets(id, next, tx);
       return { secrets: next, now };

@@ -58,24 +58,23 @@ export interface AttemptOutcome {
 }
 
 /** Turns the outbox's new events into deliveries and their jobs. */
-export interface OutboxRelay {
+export abstract class OutboxRelay {
   /**
    * Relays up to `limit` events not relayed yet, in one transaction, one relaying
    * instance at a time (the others return 0 at once); first cancels the pending
    * deliveries of endpoints that were disabled or whose key was revoked. Returns
    * how many events were relayed.
    */
-  relay(limit: number): Promise<number>;
+  abstract relay(limit: number): Promise<number>;
 }
-export const OUTBOX_RELAY = Symbol('OutboxRelay');
 
 /**
  * The delivery table and its jobs, as the workers use them. Every method is one
  * short transaction at most; none is open while a receiver answers.
  */
-export interface DeliveryStore {
+export abstract class DeliveryStore {
   /** The delivery `job` is to send, or null when there is none (done, cancelled, superseded, or its endpoint stopped). */
-  due(job: DeliveryJob): Promise<DueDelivery | null>;
+  abstract due(job: DeliveryJob): Promise<DueDelivery | null>;
   /**
    * Under the endpoint's row lock, asks `decide` whether the delivery goes now:
    * then takes one of the endpoint's sending slots (it expires, so a crashed
@@ -84,28 +83,25 @@ export interface DeliveryStore {
    * counting an attempt or touching its retry window, and returns false (false
    * too when the job was superseded meanwhile).
    */
-  claim(delivery: DueDelivery, decide: (endpoint: EndpointState) => SendDecision): Promise<boolean>;
+  abstract claim(delivery: DueDelivery, decide: (endpoint: EndpointState) => SendDecision): Promise<boolean>;
   /**
    * Records an attempt, schedules the next one as a new job (same transaction),
    * and disables the endpoint (cancelling its pending deliveries) when the outcome
    * says so or when it has failed for longer than `disableAfterMs`. Returns the
    * reason the endpoint was disabled, or null.
    */
-  record(outcome: AttemptOutcome, disableAfterMs: number): Promise<string | null>;
+  abstract record(outcome: AttemptOutcome, disableAfterMs: number): Promise<string | null>;
 }
-export const DELIVERY_STORE = Symbol('DeliveryStore');
 
 /** The job queue's workers in this instance. */
-export interface DeliveryWorkers {
+export abstract class DeliveryWorkers {
   /** Starts them: `send` runs for each due job, at most WEBHOOKS_CONCURRENCY at once here, WEBHOOKS_ENDPOINT_CONCURRENCY per endpoint overall. */
-  start(send: (job: DeliveryJob) => Promise<void>): Promise<void>;
+  abstract start(send: (job: DeliveryJob) => Promise<void>): Promise<void>;
   /** Stops them: deliveries in flight finish, or are released to another instance after the grace period. */
-  stop(): Promise<void>;
+  abstract stop(): Promise<void>;
 }
-export const DELIVERY_WORKERS = Symbol('DeliveryWorkers');
 
 /** POSTs one signed message; never throws (failures are results). */
-export interface WebhookTransport {
-  post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult>;
+export abstract class WebhookTransport {
+  abstract post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult>;
 }
-export const WEBHOOK_TRANSPORT = Symbol('WebhookTransport');

@@ -6,52 +6,51 @@ import type { EventViewer } from './visibility.js';
 import type { Delivery, NewWebhook, Webhook, WebhookPatch } from './webhook.js';
 
 /** The outbox and the feed over it. */
-export interface EventStore {
+export abstract class EventStore {
   /** Appends in the transaction that made the change, in order; ids follow commit order. */
-  append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void>;
-  page(viewer: EventViewer, types: readonly StoreEventType[] | null, page: PageRequest): Promise<Page<StoreEvent>>;
+  abstract append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void>;
+  abstract page(
+    viewer: EventViewer,
+    types: readonly StoreEventType[] | null,
+    page: PageRequest,
+  ): Promise<Page<StoreEvent>>;
   /** Deletes events (and their deliveries) older than `before`; returns how many went. */
-  sweep(before: Date): Promise<number>;
+  abstract sweep(before: Date): Promise<number>;
   /** Age in seconds of the oldest event not yet delivered everywhere it is due (0 when none). */
-  oldestUndeliveredAgeSeconds(): Promise<number>;
+  abstract oldestUndeliveredAgeSeconds(): Promise<number>;
 }
-export const EVENT_STORE = Symbol('EventStore');
 
 /** Endpoints, each visible to its owner only. Every method is scoped by the owner's key. */
-export interface WebhookRepository {
+export abstract class WebhookRepository {
   /** Serialises a key's creations and counts its endpoints, in `tx`. */
-  countForCreation(ownerKeyId: number, tx: Transaction): Promise<number>;
-  insert(ownerKeyId: number, webhook: NewWebhook, sealedSecret: string, tx: Transaction): Promise<Webhook>;
-  find(ownerKeyId: number, id: number): Promise<Webhook | null>;
-  list(ownerKeyId: number, page: PageRequest): Promise<Page<Webhook>>;
-  update(ownerKeyId: number, id: number, patch: WebhookPatch): Promise<Webhook | null>;
-  remove(ownerKeyId: number, id: number): Promise<boolean>;
+  abstract countForCreation(ownerKeyId: number, tx: Transaction): Promise<number>;
+  abstract insert(ownerKeyId: number, webhook: NewWebhook, sealedSecret: string, tx: Transaction): Promise<Webhook>;
+  abstract find(ownerKeyId: number, id: number): Promise<Webhook | null>;
+  abstract list(ownerKeyId: number, page: PageRequest): Promise<Page<Webhook>>;
+  abstract update(ownerKeyId: number, id: number, patch: WebhookPatch): Promise<Webhook | null>;
+  abstract remove(ownerKeyId: number, id: number): Promise<boolean>;
   /** The endpoint's signing secrets, locked until `tx` ends; null when the key has no such endpoint. */
-  lockSecrets(ownerKeyId: number, id: number, tx: Transaction): Promise<SigningSecrets | null>;
-  saveSecrets(id: number, secrets: SigningSecrets, tx: Transaction): Promise<void>;
+  abstract lockSecrets(ownerKeyId: number, id: number, tx: Transaction): Promise<SigningSecrets | null>;
+  abstract saveSecrets(id: number, secrets: SigningSecrets, tx: Transaction): Promise<void>;
 }
-export const WEBHOOK_REPOSITORY = Symbol('WebhookRepository');
 
 /** Deliveries as clients see and steer them. */
-export interface DeliveryRepository {
-  list(webhookId: number, page: PageRequest): Promise<Page<Delivery>>;
-  enqueuePing(webhookId: number): Promise<Delivery>;
+export abstract class DeliveryRepository {
+  abstract list(webhookId: number, page: PageRequest): Promise<Page<Delivery>>;
+  abstract enqueuePing(webhookId: number): Promise<Delivery>;
   /** Makes the delivery due now with a fresh retry window; null when the endpoint has no such delivery. */
-  retry(webhookId: number, deliveryId: number): Promise<Delivery | null>;
+  abstract retry(webhookId: number, deliveryId: number): Promise<Delivery | null>;
   /** Cancels the endpoint's pending deliveries and drops their queued jobs. */
-  cancelAll(webhookId: number): Promise<void>;
+  abstract cancelAll(webhookId: number): Promise<void>;
 }
-export const DELIVERY_REPOSITORY = Symbol('DeliveryRepository');
 
 /** Encrypts signing secrets at rest: the database alone does not reveal them. */
-export interface SecretBox {
-  seal(secret: string): string;
-  open(sealed: string): string;
+export abstract class SecretBox {
+  abstract seal(secret: string): string;
+  abstract open(sealed: string): string;
 }
-export const SECRET_BOX = Symbol('SecretBox');
 
 /** Resolves a host name to its addresses (numeric hosts to themselves); rejects, saying why, when it cannot. */
-export interface TargetResolver {
-  resolve(host: string): Promise<string[]>;
+export abstract class TargetResolver {
+  abstract resolve(host: string): Promise<string[]>;
 }
-export const TARGET_RESOLVER = Symbol('TargetResolver');

@@ -1,6 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { appConfig } from '../../config/app.config.js';
 import type { SecretBox } from '../domain/ports.js';
 
 /** Signing secrets sealed with AES-256-GCM under a server key: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
@@ -49,11 +52,18 @@ export function loadSecretKey(configured: Buffer | undefined, dataDir: string): 
   return key;
 }
 
-/** Loads the key on first use, so that an instance that never seals or opens a secret never creates a key file. */
+/**
+ * The box under the configured key (`loadSecretKey`), loaded on first use, so that an
+ * instance that never seals or opens a secret never creates a key file.
+ */
+@Injectable()
 export class LazySecretBox implements SecretBox {
   private box: AesSecretBox | undefined;
+  private readonly key: () => Buffer;
 
-  constructor(private readonly key: () => Buffer) {}
+  constructor(@Inject(appConfig.KEY) { webhooks, dataDir }: ConfigType<typeof appConfig>) {
+    this.key = () => loadSecretKey(webhooks.secretKey, dataDir);
+  }
 
   seal(secret: string): string {
     return this.inner().seal(secret);

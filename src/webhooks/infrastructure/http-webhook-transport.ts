@@ -2,10 +2,11 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
-import type { WebhooksConfig } from '../../config/app.config.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { type AppConfig, appConfig } from '../../config/app.config.js';
 import { sameAddress } from '../domain/address-ranges.js';
 import type { TransportResult, WebhookTransport } from '../domain/dispatch.js';
-import type { TargetResolver } from '../domain/ports.js';
+import { TargetResolver } from '../domain/ports.js';
 import { retryAfterMs } from '../domain/retry-after.js';
 import { bareHost, checkAddresses, checkUrl, type TargetPolicy } from '../domain/target-rules.js';
 import { trustedCertificates } from './trusted-certificates.js';
@@ -13,7 +14,7 @@ import { trustedCertificates } from './trusted-certificates.js';
 /** Response bytes read at most (the status is what counts; the body is read only so the receiver can finish). */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export interface TransportOptions {
+interface TransportOptions {
   /** One deadline for the whole attempt: resolution, connection, TLS, the answer and its body. */
   readonly timeoutMs: number;
   /** Certificates trusted for https; undefined: Node's default roots. */
@@ -31,19 +32,18 @@ class AttemptFailed extends Error {}
  * reach a forbidden address. No redirect is followed (a 3xx is a failed attempt), at most
  * 64 KiB of the answer is read, and one deadline ends the attempt wherever it is.
  */
+@Injectable()
 export class HttpWebhookTransport implements WebhookTransport {
-  constructor(
-    private readonly resolver: TargetResolver,
-    private readonly policy: TargetPolicy,
-    private readonly options: TransportOptions,
-  ) {}
+  private readonly policy: TargetPolicy;
+  private readonly options: TransportOptions;
 
   /** The transport the configuration describes: its target rules, WEBHOOKS_TIMEOUT_MS and WEBHOOKS_CA_FILE. */
-  static fromConfig(resolver: TargetResolver, config: WebhooksConfig): HttpWebhookTransport {
-    return new HttpWebhookTransport(resolver, config, {
-      timeoutMs: config.timeoutMs,
-      ca: trustedCertificates(config.caFile),
-    });
+  constructor(
+    private readonly resolver: TargetResolver,
+    @Inject(appConfig.KEY) { webhooks }: Pick<AppConfig, 'webhooks'>,
+  ) {
+    this.policy = webhooks;
+    this.options = { timeoutMs: webhooks.timeoutMs, ca: trustedCertificates(webhooks.caFile) };
   }
 
   async post(url: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult> {

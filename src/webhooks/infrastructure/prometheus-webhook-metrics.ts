@@ -1,9 +1,11 @@
+import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { AppMetrics } from '../../metrics/app-metrics.js';
-import type { EventStore } from '../domain/ports.js';
+import { AppMetrics } from '../../metrics/app-metrics.js';
+import { EventStore } from '../domain/ports.js';
 import type { WebhookMetrics } from '../domain/webhook-metrics.js';
 
 /** Delivery attempts by outcome, their latency, and the outbox lag (read from the database when scraped). */
+@Injectable()
 export class PrometheusWebhookMetrics implements WebhookMetrics {
   private readonly attempts: Counter<'outcome'>;
   private readonly latency: Histogram;

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { fromInt8 } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { DeliveryRepository } from '../domain/ports.js';
 import type { Delivery, DeliveryStatus } from '../domain/webhook.js';
-import type { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
+import { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
 
 interface DeliveryRow {
   id: string;
@@ -63,9 +65,10 @@ export async function cancelPending(
 }
 
 /** Deliveries as the endpoints' owners see and steer them; each change comes with its job, in one transaction. */
+@Injectable()
 export class TypeOrmDeliveryRepository implements DeliveryRepository {
   constructor(
-    private readonly db: EntityManager,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly queue: PgBossDeliveryQueue,
   ) {}
 

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ConfigType } from '@nestjs/config';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
+import { appConfig } from '../../config/app.config.js';
 import { fromInt8 } from '../../database/index.js';
 import type { AttemptOutcome, DeliveryJob, DeliveryStore, DueDelivery } from '../domain/dispatch.js';
 import type { EndpointState, SendDecision } from '../domain/endpoint-backoff.js';
 import { eventMessage, pingMessage } from '../domain/message.js';
 import type { StoreEventData, StoreEventType } from '../domain/store-event.js';
-import type { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
+import { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
 import { cancelPending } from './typeorm-deliveries.js';
 import { SECRET_COLUMNS, type SecretColumns, signingSecretsOf } from './typeorm-webhook.repository.js';
 
@@ -66,18 +70,22 @@ const UNPARK = `UPDATE webhook_deliveries d SET job_id = gen_random_uuid(), next
                  ORDER BY id LIMIT CASE WHEN $2 THEN 1 END)
   RETURNING d.id, d.job_id, due.at`;
 
-export interface SendingLimits {
-  /** How long a sending slot is held at most: the transport's deadline and the time to record (a crash frees it so). */
-  readonly slotMs: number;
-}
+/** Time to record an attempt, added to the transport's deadline (WEBHOOKS_TIMEOUT_MS) to bound a sending slot. */
+const RECORDING_MS = 5_000;
 
 /** The dispatcher's side of the delivery table; the jobs go with the rows, in the same transactions. */
+@Injectable()
 export class TypeOrmDeliveryStore implements DeliveryStore {
+  /** How long a sending slot is held at most: the transport's deadline and the time to record (a crash frees it so). */
+  private readonly slotMs: number;
+
   constructor(
-    private readonly db: EntityManager,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly queue: PgBossDeliveryQueue,
-    private readonly limits: SendingLimits,
-  ) {}
+    @Inject(appConfig.KEY) { webhooks }: ConfigType<typeof appConfig>,
+  ) {
+    this.slotMs = webhooks.timeoutMs + RECORDING_MS;
+  }
 
   async due(job: DeliveryJob): Promise<DueDelivery | null> {
     const [row] = (await this.db.query(DUE, [job.deliveryId])) as DueRow[];
@@ -123,7 +131,7 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
         const [, claimed] = (await m.query(
           `UPDATE webhook_deliveries SET sending_until = now() + $3::float8 * interval '1 millisecond'
            WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
-          [deliveryId, jobId, this.limits.slotMs],
+          [deliveryId, jobId, this.slotMs],
         )) as [unknown, number];
         return claimed > 0;
       }

@@ -1,4 +1,6 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { fromInt8, managerOf } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
@@ -42,8 +44,9 @@ const toEvent = (row: EventRow): StoreEvent => ({
   data: row.data,
 });
 
+@Injectable()
 export class TypeOrmEventStore implements EventStore {
-  constructor(private readonly db: EntityManager) {}
+  constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   async append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
     if (events.length > 0) await managerOf(tx).query(APPEND, [JSON.stringify(events)]);

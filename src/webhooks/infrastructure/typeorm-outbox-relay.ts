@@ -1,7 +1,9 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { fromInt8 } from '../../database/index.js';
 import type { OutboxRelay } from '../domain/dispatch.js';
-import type { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
+import { PgBossDeliveryQueue } from './pg-boss-delivery-queue.js';
 import { cancelPending } from './typeorm-deliveries.js';
 
 /** Each new event, for each enabled endpoint of a live key that subscribed to its type and may see it. */
@@ -23,9 +25,10 @@ const STOPPED_ENDPOINTS = `d.webhook_id IN (SELECT w.id FROM webhooks w JOIN api
  * The outbox relay over the `events` table: the deliveries and their jobs of new
  * events, in one transaction, by one instance at a time (the cursor row is its lock).
  */
+@Injectable()
 export class TypeOrmOutboxRelay implements OutboxRelay {
   constructor(
-    private readonly db: EntityManager,
+    @InjectEntityManager() private readonly db: EntityManager,
     private readonly queue: PgBossDeliveryQueue,
   ) {}
 

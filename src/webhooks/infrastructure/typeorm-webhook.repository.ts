@@ -1,4 +1,6 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectEntityManager } from '@nestjs/typeorm';
+import { EntityManager } from 'typeorm';
 import { fromInt8, managerOf } from '../../database/index.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
@@ -48,8 +50,9 @@ export function signingSecretsOf(row: SecretColumns): SigningSecrets {
 }
 
 /** Endpoints over the `webhooks` table; the secrets are read only to be rotated (and by the dispatcher). */
+@Injectable()
 export class TypeOrmWebhookRepository implements WebhookRepository {
-  constructor(private readonly db: EntityManager) {}
+  constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   async countForCreation(ownerKeyId: number, tx: Transaction): Promise<number> {
     // A per-key lock until commit, so that two concurrent creations cannot both pass the limit.

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { getRepositoryToken, TypeOrmModule } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExampleLoyaltyService } from './application/loyalty.service.js';
-import { LOYALTY_POINTS_REPOSITORY } from './domain/loyalty-points.repository.js';
+import { LoyaltyPointsRepository } from './domain/loyalty-points.repository.js';
 import { ExampleLoyaltyController } from './http/loyalty.controller.js';
 import { ExampleLoyaltyPointsOrmEntity } from './infrastructure/loyalty-points.orm-entity.js';
 import { ExampleLoyaltyPoints1795478400000 } from './infrastructure/migrations/1795478400000-example-loyalty-points.js';
@@ -18,13 +17,6 @@ export const EXAMPLE_LOYALTY_MIGRATIONS = [ExampleLoyaltyPoints1795478400000];
 @Module({
   imports: [TypeOrmModule.forFeature(EXAMPLE_LOYALTY_ENTITIES)],
   controllers: [ExampleLoyaltyController],
-  providers: [
-    ExampleLoyaltyService,
-    {
-      provide: LOYALTY_POINTS_REPOSITORY,
-      useFactory: (rows: Repository<ExampleLoyaltyPointsOrmEntity>) => new TypeOrmLoyaltyPointsRepository(rows),
-      inject: [getRepositoryToken(ExampleLoyaltyPointsOrmEntity)],
-    },
-  ],
+  providers: [ExampleLoyaltyService, { provide: LoyaltyPointsRepository, useClass: TypeOrmLoyaltyPointsRepository }],
 })
 export class ExampleLoyaltyModule {}

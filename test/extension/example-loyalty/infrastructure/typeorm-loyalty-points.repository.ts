@@ -1,12 +1,17 @@
-import type { Repository } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { managerOf, toInt8 } from '../../../../src/database/index.js';
 import type { Transaction } from '../../../../src/shared/unit-of-work/unit-of-work.js';
 import type { LoyaltyPointsRepository } from '../domain/loyalty-points.repository.js';
-import type { ExampleLoyaltyPointsOrmEntity } from './loyalty-points.orm-entity.js';
+import { ExampleLoyaltyPointsOrmEntity } from './loyalty-points.orm-entity.js';
 
 /** Points over the `example_loyalty_points` table; each change is one atomic statement in the given transaction. */
+@Injectable()
 export class TypeOrmLoyaltyPointsRepository implements LoyaltyPointsRepository {
-  constructor(private readonly rows: Repository<ExampleLoyaltyPointsOrmEntity>) {}
+  constructor(
+    @InjectRepository(ExampleLoyaltyPointsOrmEntity) private readonly rows: Repository<ExampleLoyaltyPointsOrmEntity>,
+  ) {}
 
   async pointsOf(keyId: number): Promise<number> {
     return (await this.rows.findOneBy({ apiKeyId: toInt8(keyId) }))?.points ?? 0;

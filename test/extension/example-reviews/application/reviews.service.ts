@@ -1,9 +1,9 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { MoreThan, MoreThanOrEqual, type FindOptionsWhere, Repository } from 'typeorm';
 import type { OrderCompleted } from '../../../../src/orders/index.js';
 import { managerOf, PG_FOREIGN_KEY_VIOLATION, violatedConstraint } from '../../../../src/database/index.js';
-import { DOMAIN_EVENTS, type DomainEventSubscriptions } from '../../../../src/shared/domain-events/domain-events.js';
+import { DomainEventSubscriptions } from '../../../../src/shared/domain-events/domain-events.js';
 import type { Transaction } from '../../../../src/shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../../../src/shared/paging/page.js';
 import { canRemove, normalizeComment, type Review, type ReviewViewer } from '../domain/review.js';
@@ -32,7 +32,7 @@ export class ExampleReviewsService implements OnModuleInit {
   constructor(
     @InjectRepository(ExampleReviewOrmEntity) private readonly reviews: Repository<ExampleReviewOrmEntity>,
     @InjectRepository(ExamplePetPurchaseOrmEntity) private readonly purchases: Repository<ExamplePetPurchaseOrmEntity>,
-    @Inject(DOMAIN_EVENTS) private readonly events: DomainEventSubscriptions,
+    private readonly events: DomainEventSubscriptions,
   ) {}
 
   onModuleInit(): void {
