@@ -167,4 +167,46 @@ describe('TypeORM unit of work', () => {
     const foreign: Transaction = { savepoint: (work) => work(), record: () => undefined };
     expect(() => managerOf(foreign)).toThrow(TypeError);
   });
+
+  describe('started inside another', () => {
+    it('is refused at once, naming the mistake, and the outer one rolls back', async () => {
+      const started = Date.now();
+      const outer = uow.run(async (tx) => {
+        await insert(tx, 'outer');
+        await uow.run((inner) => insert(inner, 'inner'));
+      });
+      await expect(outer).rejects.toThrow(/unit of work was started inside another one.*pass its `tx`/s);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(await categories()).toEqual([]);
+    });
+
+    it('is refused from a subscriber of the outer one, which is handed its tx', async () => {
+      const events = t.app.get(DomainEventSubscriptions);
+      let refusal: unknown;
+      events.subscribe<TestEvent>('UnitOfWorkTestEvent', async (event) => {
+        if (event.name !== 'nesting subscriber') return;
+        refusal = await uow.run(async () => undefined).catch((error: unknown) => error);
+      });
+      await uow.run(async (tx) => tx.record(event('nesting subscriber')));
+      expect(refusal).toBeInstanceOf(Error);
+      expect((refusal as Error).name).toBe('NestedUnitOfWorkError');
+    });
+
+    it('is not what a callback the outer one scheduled does once it ended', async () => {
+      let later: Promise<void> | undefined;
+      await uow.run(async (tx) => {
+        await insert(tx, 'outer');
+        later = new Promise<void>((resolve) => setTimeout(resolve, 10)).then(() =>
+          uow.run(async (own) => void (await insert(own, 'after it'))),
+        );
+      });
+      await later;
+      expect(await categories()).toEqual(['outer', 'after it']);
+    });
+
+    it('runs side by side with others, each in its own transaction', async () => {
+      await Promise.all([uow.run((tx) => insert(tx, 'one')), uow.run((tx) => insert(tx, 'two'))]);
+      expect((await categories()).sort()).toEqual(['one', 'two']);
+    });
+  });
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainEventBus } from '../shared/domain-events/domain-events.js';
@@ -18,6 +19,22 @@ export const TRANSACTIONS_AT_ONCE = 4;
 export const TRANSACTIONS_WAITING = 1_000;
 
 /**
+ * `uow.run` called while another unit of work of the same call chain is open: the
+ * inner one would take a second connection and transaction (not rolled back with
+ * the outer one, and waiting on the rows the outer one locked), so it is refused
+ * at once. A bug of the caller, answered 500.
+ */
+export class NestedUnitOfWorkError extends Error {
+  constructor() {
+    super(
+      'A unit of work was started inside another one. Do the work in the open transaction instead: pass its `tx` ' +
+        "to repositories and to the other module's methods that take one (docs/extending.md, Transactions).",
+    );
+    this.name = 'NestedUnitOfWorkError';
+  }
+}
+
+/**
  * One TypeORM transaction per use case (`dataSource.transaction`: BEGIN, the
  * work, COMMIT; ROLLBACK when anything throws), a few at once (`TransactionTurns`).
  * The events the use case recorded are handed to their subscribers before the
@@ -31,18 +48,31 @@ export class TypeOrmUnitOfWork implements UnitOfWork {
     DATABASE_LIMITS.POOL_WAIT_MS,
   );
 
+  /** The unit of work open in the current call chain, to refuse one started inside it. */
+  private readonly open = new AsyncLocalStorage<{ done: boolean }>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: DomainEventBus,
   ) {}
 
   run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    // A chain the outer work left running after it ended (a callback it scheduled) is not nested.
+    const outer = this.open.getStore();
+    if (outer && !outer.done) return Promise.reject(new NestedUnitOfWorkError());
     return this.turns.run(() =>
-      this.dataSource.transaction(async (manager) => {
+      this.dataSource.transaction((manager) => {
         const tx = new TypeOrmTransaction(manager);
-        const result = await work(tx);
-        if (!this.events.empty) await this.events.dispatch(tx.events, tx);
-        return result;
+        const state = { done: false };
+        return this.open.run(state, async () => {
+          try {
+            const result = await work(tx);
+            if (!this.events.empty) await this.events.dispatch(tx.events, tx);
+            return result;
+          } finally {
+            state.done = true;
+          }
+        });
       }),
     );
   }
