@@ -6,6 +6,7 @@ import {
   type DocumentedError,
   errorExamples,
   OverloadedError,
+  StillReferencedError,
   ValidationFailedError,
 } from '@petstore/errors';
 import { byKey, isJson, type Json, operationsOf } from './json.js';
@@ -57,6 +58,12 @@ function errorResponse(cases: readonly DocumentedError[], extraHeaders: readonly
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples: errorExamples(cases) } },
   };
 }
+
+/** Any deletion: another module's rows may reference what is deleted (its foreign key refuses). */
+const STILL_REFERENCED: DocumentedError = [
+  'Rows of another resource still reference it (a foreign key refused the deletion)',
+  new StillReferencedError(),
+];
 
 // The samples carry the messages the service answers with (the guard, the filter, the
 // rate limiter, the parser refusals); the document shows them as they are.
@@ -126,6 +133,7 @@ const SHARED_RESPONSES: Record<string, Json> = {
     ],
     ['Retry-After'],
   ),
+  StillReferenced: errorResponse([STILL_REFERENCED]),
   InternalError: errorResponse([
     [
       'Unexpected error; details are logged under the `X-Request-Id`',
@@ -159,7 +167,7 @@ export function addSharedResponses(document: OpenAPIObject): void {
   components.headers = { ...HEADERS };
   components.responses = { ...SHARED_RESPONSES };
 
-  for (const { operation } of operationsOf(document.paths)) {
+  for (const { method, operation } of operationsOf(document.paths)) {
     const responses: Record<string, unknown> = isJson(operation.responses) ? operation.responses : {};
     for (const response of Object.values(responses)) {
       if (isJson(response) && !('$ref' in response)) {
@@ -181,6 +189,20 @@ export function addSharedResponses(document: OpenAPIObject): void {
     shared.push(['408', 'RequestTimeout'], ['431', 'RequestHeadersTooLarge']);
     shared.push(['429', 'TooManyRequests'], ['500', 'InternalError'], ['503', 'ServiceUnavailable']);
     for (const [status, name] of shared) responses[status] ??= responseRef(name);
+    if (method === 'delete') addStillReferenced(responses);
     operation.responses = Object.fromEntries(Object.entries(responses).sort(byKey));
   }
+}
+
+/** A deletion's 409: the shared response, or the operation's own with this case added. */
+function addStillReferenced(responses: Record<string, unknown>): void {
+  const own = responses['409'];
+  if (!isJson(own) || '$ref' in own) {
+    responses['409'] ??= responseRef('StillReferenced');
+    return;
+  }
+  const content = isJson(own.content) ? own.content : {};
+  const media = isJson(content['application/json']) ? content['application/json'] : {};
+  media.examples = { ...(isJson(media.examples) ? media.examples : {}), ...errorExamples([STILL_REFERENCED]) };
+  own.description = [own.description, describeErrors([STILL_REFERENCED])].filter(Boolean).join('; ');
 }

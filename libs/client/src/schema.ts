@@ -1483,6 +1483,22 @@ export interface components {
                 };
             };
         };
+        /** @description Rows of another resource still reference it (a foreign key refused the deletion) (`RESOURCE_STILL_REFERENCED`) */
+        StillReferenced: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    code: "RESOURCE_STILL_REFERENCED";
+                };
+            };
+        };
         /** @description Unexpected error; details are logged under the `X-Request-Id` (`INTERNAL_ERROR`) */
         InternalError: {
             headers: {
@@ -1710,6 +1726,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["StillReferenced"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2188,7 +2205,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description Pets still belong to the category (`CATEGORY_IN_USE`) */
+            /** @description Pets still belong to the category (`CATEGORY_IN_USE`); Rows of another resource still reference it (a foreign key refused the deletion) (`RESOURCE_STILL_REFERENCED`) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2200,7 +2217,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "CATEGORY_IN_USE";
+                        code: "CATEGORY_IN_USE" | "RESOURCE_STILL_REFERENCED";
                     };
                 };
             };
@@ -2547,7 +2564,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description Orders reference the pet (`PET_HAS_ORDERS`) */
+            /** @description Orders reference the pet (`PET_HAS_ORDERS`); Rows of another resource still reference it (a foreign key refused the deletion) (`RESOURCE_STILL_REFERENCED`) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2559,7 +2576,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "PET_HAS_ORDERS";
+                        code: "PET_HAS_ORDERS" | "RESOURCE_STILL_REFERENCED";
                     };
                 };
             };
@@ -2865,7 +2882,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The order is already complete (`ORDER_ALREADY_COMPLETE`) */
+            /** @description The order is already complete (`ORDER_ALREADY_COMPLETE`); Rows of another resource still reference it (a foreign key refused the deletion) (`RESOURCE_STILL_REFERENCED`) */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2877,7 +2894,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "ORDER_ALREADY_COMPLETE";
+                        code: "ORDER_ALREADY_COMPLETE" | "RESOURCE_STILL_REFERENCED";
                     };
                 };
             };
@@ -3367,6 +3384,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["StillReferenced"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];

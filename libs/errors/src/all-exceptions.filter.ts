@@ -14,6 +14,7 @@ import { isPoolWaitTimeout, OverloadedError } from './overloaded-error.js';
 import { RouteCatalog } from './route-catalog.js';
 import type { ErrorBody } from './error-body.js';
 import { answerThenLinger, bodyStillArriving } from './lingering-close.js';
+import { isStillReferencedRefusal, StillReferencedError } from './still-referenced.js';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
 
 interface Rendered extends ErrorBody {
@@ -128,6 +129,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return this.renderHttp(exception, req);
     if (isPoolWaitTimeout(exception)) return this.render(POOL_BUSY, req);
     if (isDependencyUnavailable(exception)) return UNAVAILABLE;
+    if (isStillReferencedRefusal(exception)) return this.render(new StillReferencedError(), req);
     return { status: 500, code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' };
   }
 

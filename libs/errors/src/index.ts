@@ -7,3 +7,4 @@ export { ErrorBody } from './error-body.js';
 export { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable-error.js';
 export { type AppRoute, discoverRoutes, RouteCatalog, templatePattern } from './route-catalog.js';
 export { describeErrors, type DocumentedError, errorBodyOf, errorExamples, statusOfError } from './documented-error.js';
+export { isStillReferencedRefusal, StillReferencedError } from './still-referenced.js';
