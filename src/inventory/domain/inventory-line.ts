@@ -13,6 +13,9 @@ export interface InventoryLine {
   readonly openOrders: number;
 }
 
+/** What a change of a line may set: its stock, its pet's status, or both. */
+export type LineChange = Partial<Pick<InventoryLine, 'quantity' | 'status'>>;
+
 /** An inventory line without its count of open orders: what placing an order reads and changes. */
 export type StockLine = Omit<InventoryLine, 'openOrders'>;
 
