@@ -11,6 +11,7 @@ import { ConnectionResponses } from './lifecycle/connection-responses.js';
 import { ParserRefusals } from './lifecycle/parser-refusals.js';
 import { addressRateLimitHeaders } from './lifecycle/refusal-rate-limit.js';
 import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
+import { compileTrustProxy, type TrustProxy } from './lifecycle/trust-proxy.js';
 import { HttpLogging } from './logging/http-logging.js';
 import { RootLogger } from './logging/root-logger.js';
 import { AppMetrics } from './metrics/app-metrics.js';
@@ -44,8 +45,9 @@ const EXPOSED_HEADERS = [
 export function configureApp(app: NestExpressApplication, config: AppConfig): INestApplication {
   app.disable('x-powered-by');
   app.set('query parser', parseQuery);
-  if (config.trustProxy !== undefined) app.set('trust proxy', parseTrustProxy(config.trustProxy));
-  answerRefusalsBeforeRouting(app, config);
+  const trustProxy = compileTrustProxy(config.trustProxy);
+  if (config.trustProxy !== undefined) app.set('trust proxy', trustProxy);
+  answerRefusalsBeforeRouting(app, config, trustProxy);
   const routes = app.get(RouteCatalog);
   routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
   useRouteCatalog(app.getHttpAdapter().getInstance() as Express, routes);
@@ -91,17 +93,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
  * `ParserRefusals`) in the Error shape. The server must come from
  * `ServerOptionsExpressAdapter`, which gives it its timeouts.
  */
-function answerRefusalsBeforeRouting(app: NestExpressApplication, config: AppConfig): void {
+function answerRefusalsBeforeRouting(app: NestExpressApplication, config: AppConfig, trustProxy: TrustProxy): void {
   if (!(app.getHttpAdapter() instanceof ServerOptionsExpressAdapter)) {
     throw new Error('configureApp needs an application created with a ServerOptionsExpressAdapter (server timeouts)');
   }
   const server = app.getHttpServer() as Server;
   const log = app.get(RootLogger).logger;
-  const express = app.getHttpAdapter().getInstance();
-  const isTrustedProxy = (address: string): boolean => {
-    const trust: unknown = express.get('trust proxy fn');
-    return typeof trust === 'function' && Boolean((trust as (address: string, hop: number) => unknown)(address, 0));
-  };
+  const isTrustedProxy = (address: string): boolean => trustProxy(address, 0);
   new ParserRefusals(server, new ConnectionResponses(server), {
     rateLimitHeaders: config.rateLimit.enabled
       ? addressRateLimitHeaders(app.get(RateLimiter), isTrustedProxy)
@@ -116,10 +114,4 @@ function requireHost(req: Request, res: Response, next: NextFunction): void {
   if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return next();
   res.setHeader('Connection', 'close'); // as Node would: such a client may not be speaking HTTP at all
   next(new ApiError(400, 'VALIDATION_FAILED', 'Invalid request: an HTTP/1.1 request must carry a Host header'));
-}
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
 }

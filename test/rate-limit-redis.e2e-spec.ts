@@ -121,6 +121,15 @@ describeRedis('rate limits on Redis: shared counters (e2e)', () => {
     expect(res.headers['x-ratelimit-remaining']).toBe('58');
     expect(b.app.get(RateLimitHealth).isHealthy()).toBe(true);
   });
+
+  it('answers a script it does not hold with a NOSCRIPT reply, whose first word is the only mark of it (no code)', async () => {
+    const error = await redis.evalsha('0'.repeat(40), 0).then(
+      () => null,
+      (e: unknown) => e as Error & { code?: unknown },
+    );
+    expect(error?.message).toMatch(/^NOSCRIPT /);
+    expect(error?.code).toBeUndefined();
+  });
 });
 
 describeRedis('rate limits when Redis goes away and comes back (e2e)', () => {

@@ -31,7 +31,9 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 /**
  * Every metric of one application instance, in a registry of its own (not
  * prom-client's global one, so several apps in one process, as in the tests, keep
- * separate counts), with Node's default process metrics.
+ * separate counts), with Node's default process metrics; the request duration
+ * histogram beside it (`scrape`). The registry keeps its default content type, the
+ * Prometheus text format the histogram writes.
  */
 @Injectable()
 export class AppMetrics {
@@ -75,7 +77,6 @@ export class AppMetrics {
   });
 
   constructor(dataSource: DataSource, keys: ApiKeyResolver) {
-    this.registry.registerMetric(this.requestDuration.asRegistryMetric());
     collectDefaultMetrics({ register: this.registry });
     countFrom(
       this.registry,
@@ -132,8 +133,14 @@ export class AppMetrics {
     this.requestDuration.observe(req.method, route ?? UNMATCHED_ROUTE, res.statusCode, durationMs / 1000);
   };
 
-  /** The exposition text (Prometheus format) and its content type. */
+  /**
+   * The exposition text (Prometheus format) and its content type: the request
+   * duration histogram's block (kept outside the registry, see
+   * `RequestDurationHistogram`), then the registry's metrics, blocks separated by
+   * a blank line as the registry separates its own.
+   */
   async scrape(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const registered = await this.registry.metrics();
+    return { contentType: this.registry.contentType, body: `${this.requestDuration.exposition()}\n\n${registered}` };
   }
 }

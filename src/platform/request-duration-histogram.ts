@@ -1,26 +1,12 @@
-import type { Histogram } from 'prom-client';
 import { ByRouteMethodStatus } from './by-route-method-status.js';
 
-/** The labels of a request's duration, in the order they are exposed. */
-export interface RequestLabels {
-  readonly method: string;
-  readonly route: string;
-  readonly status: string;
-}
-
 interface Series {
-  readonly labels: RequestLabels;
+  /** The series' labels as exposed, escaped once: `method="GET",route="/pets",status="200"`. */
+  readonly labels: string;
   /** Observations per bucket, not cumulative; the last slot holds those above every bound. */
   readonly counts: Float64Array;
   sum: number;
   count: number;
-}
-
-/** A sample as prom-client's registry reads it from a metric's `get()`. */
-interface Sample {
-  readonly value: number;
-  readonly labels: Readonly<Record<string, string | number>>;
-  readonly metricName: string;
 }
 
 /**
@@ -28,15 +14,17 @@ interface Sample {
  * with three Map lookups and three additions per request. prom-client's `Histogram`
  * does several times that on every `observe` (it checks the labels, builds a key
  * string from them, and turns the bucket bound into a property name twice): ~4 % of
- * a read's CPU (docs/performance.md). This one is a collector of prom-client's
- * registry (`name`, `help`, `type`, `aggregator`, `get`, `reset`: what the registry
- * reads), and exposes exactly what a prom-client `Histogram` with the same buckets
- * exposes for the same observations (request-duration-histogram.spec.ts holds it
- * to that).
+ * a read's CPU (docs/performance.md).
+ *
+ * prom-client's public API has no way to hand a registry counts kept elsewhere (a
+ * `Histogram` takes one observation at a time), so this one is not in the registry:
+ * it writes its own block of the Prometheus text exposition format (0.0.4, the
+ * registry's default content type), which `AppMetrics.scrape` puts before the
+ * registry's `metrics()`. The block is exactly what prom-client's registry writes
+ * for a `Histogram` with the same buckets after the same observations
+ * (request-duration-histogram.spec.ts holds it to that).
  */
 export class RequestDurationHistogram {
-  readonly type = 'histogram';
-  readonly aggregator = 'sum';
   /** Every series, in the order first seen (the order a prom-client `Histogram` exposes them in). */
   private readonly series: Series[] = [];
   /** The series by route, method and status. */
@@ -62,7 +50,7 @@ export class RequestDurationHistogram {
 
   private newSeries(method: string, route: string, status: number): Series {
     const series = {
-      labels: { method, route, status: String(status) },
+      labels: `method="${labelValue(method)}",route="${labelValue(route)}",status="${status}"`,
       counts: new Float64Array(this.bounds.length + 1),
       sum: 0,
       count: 0,
@@ -71,31 +59,44 @@ export class RequestDurationHistogram {
     return series;
   }
 
-  /** The samples, as prom-client's `Histogram.get()` gives them: cumulative buckets, `+Inf`, sum and count. */
-  get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: Sample[] }> {
-    const values: Sample[] = [];
+  /**
+   * The metric's block of the text format, without a final line break (blocks are
+   * separated by a blank line): `# HELP`, `# TYPE`, then for each series its
+   * cumulative buckets, `+Inf`, sum and count.
+   */
+  exposition(): string {
+    const name = escape(this.name);
+    const lines = [`# HELP ${name} ${escape(this.help)}`, `# TYPE ${name} histogram`];
     for (const { labels, counts, sum, count } of this.series) {
       let cumulative = 0;
       this.bounds.forEach((bound, i) => {
         cumulative += counts[i];
-        values.push({ value: cumulative, labels: { le: bound, ...labels }, metricName: `${this.name}_bucket` });
+        lines.push(`${name}_bucket{le="${bound}",${labels}} ${cumulative}`);
       });
-      values.push(
-        { value: count, labels: { le: '+Inf', ...labels }, metricName: `${this.name}_bucket` },
-        { value: sum, labels: { ...labels }, metricName: `${this.name}_sum` },
-        { value: count, labels: { ...labels }, metricName: `${this.name}_count` },
+      lines.push(
+        `${name}_bucket{le="+Inf",${labels}} ${count}`,
+        `${name}_sum{${labels}} ${sampleValue(sum)}`,
+        `${name}_count{${labels}} ${count}`,
       );
     }
-    return Promise.resolve({ name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values });
+    return lines.join('\n');
   }
+}
 
-  reset(): void {
-    this.series.length = 0;
-    this.byRequest.clear();
-  }
+/** A metric name or help text in the text format: backslash and line feed escaped. */
+function escape(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}
 
-  /** For `Registry.registerMetric`, whose type lists prom-client's own classes only; it reads what `get` gives. */
-  asRegistryMetric(): Histogram<keyof RequestLabels> {
-    return this as unknown as Histogram<keyof RequestLabels>;
-  }
+/** A label value in the text format: backslash, line feed and double quote escaped. */
+function labelValue(text: string): string {
+  return escape(text).replace(/"/g, '\\"');
+}
+
+/** A sample value in the text format (`+Inf`, `-Inf` and `Nan` spelled as prom-client spells them). */
+function sampleValue(value: number): string {
+  if (Number.isNaN(value)) return 'Nan';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  return String(value);
 }

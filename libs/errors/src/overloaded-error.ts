@@ -18,7 +18,13 @@ export class OverloadedError extends ApiError {
   }
 }
 
-/** pg-pool's error when a request waited its `connectionTimeoutMillis` for a busy pool (not when opening a connection). */
+/**
+ * pg-pool's error when a request waited its `connectionTimeoutMillis` for a busy
+ * pool (not when opening a connection): it carries no code, so it is known by its
+ * message, made by the real pg-pool in test/driver-errors.e2e-spec.ts ("timeout
+ * exceeded when trying to connect") and through the app in
+ * test/overload.slow-spec.ts; listed in src/database/README.md.
+ */
 const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
 
 /** Whether `error` is pg-pool's wait for a free connection running out: the database is up, the pool is busy. */

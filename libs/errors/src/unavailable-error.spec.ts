@@ -39,11 +39,9 @@ describe('isDependencyUnavailable', () => {
   });
 
   it.each([
+    'Connection terminated',
     'Connection terminated unexpectedly',
     'Connection terminated due to connection timeout',
-    'timeout exceeded when trying to connect',
-    'Connection is closed.',
-    'connect ECONNREFUSED 127.0.0.1:6379',
     'Client has encountered a connection error and is not queryable',
     'Client was closed and is not queryable',
     'timeout expired',

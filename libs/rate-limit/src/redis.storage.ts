@@ -141,6 +141,8 @@ export class RedisRateLimitStorage implements RateLimitStorage {
       try {
         reply = await this.redis.evalsha(this.sha, keys.length, ...keys, ...args);
       } catch (error) {
+        // Redis says which error it is by the first word of the reply (RESP simple errors), and ioredis gives the
+        // reply as the message with no code; test/rate-limit-redis.e2e-spec.ts flushes the scripts to make one.
         if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
         await this.loadScript();
         reply = await this.redis.evalsha(this.sha, keys.length, ...keys, ...args);
