@@ -4,8 +4,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import { ApiError, RouteCatalog } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
-import type { Server } from 'node:http';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from './config/app.config.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
 import { ParserRefusals } from './lifecycle/parser-refusals.js';
@@ -50,12 +49,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   answerRefusalsBeforeRouting(app, config, trustProxy);
   const routes = app.get(RouteCatalog);
   routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
-  useRouteCatalog(app.getHttpAdapter().getInstance() as Express, routes);
+  useRouteCatalog(app.getHttpAdapter().getInstance(), routes);
   // First: the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);
-  logging.giveRequestLoggers((app.getHttpAdapter().getInstance() as Express).request);
+  logging.giveRequestLoggers(app.getHttpAdapter().getInstance().request);
   app.use(logging.middleware);
   // Before anything can answer, so that refusals are private and carry the security headers too.
   app.use(responseDefaults(PUBLIC_DOCUMENTS));
@@ -97,7 +96,7 @@ function answerRefusalsBeforeRouting(app: NestExpressApplication, config: AppCon
   if (!(app.getHttpAdapter() instanceof ServerOptionsExpressAdapter)) {
     throw new Error('configureApp needs an application created with a ServerOptionsExpressAdapter (server timeouts)');
   }
-  const server = app.getHttpServer() as Server;
+  const server = app.getHttpServer();
   const log = app.get(RootLogger).logger;
   const isTrustedProxy = (address: string): boolean => trustProxy(address, 0);
   new ParserRefusals(server, new ConnectionResponses(server), {

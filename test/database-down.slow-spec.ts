@@ -21,7 +21,7 @@ describe('database unavailable (e2e)', () => {
   let categoryId: number;
 
   const api = () => request(t.http);
-  const timed = <T extends request.Test>(test: T): T => test.timeout(ANSWER_WITHIN_MS) as T;
+  const timed = <T extends request.Test>(test: T): T => test.timeout(ANSWER_WITHIN_MS);
 
   beforeAll(async () => {
     const url = process.env.DATABASE_URL;

@@ -140,7 +140,7 @@ describe('database outage under load (e2e)', () => {
     expect(outcomes.every((o) => o.end - o.start < ANSWER_WITHIN_MS)).toBe(true);
     // While the database was away, requests (and readiness) answered 503.
     expect(first503).toBeDefined();
-    expect((first503 as Outcome).end - downAt).toBeLessThan(ANSWER_WITHIN_MS);
+    expect(first503.end - downAt).toBeLessThan(ANSWER_WITHIN_MS);
     expect(during.length).toBeGreaterThan(0);
     expect(during.every((o) => o.status === 503)).toBe(true);
     expect(during.some((o) => o.kind === 'ready')).toBe(true);

@@ -17,7 +17,7 @@ class LeakyController {
   echo(@Req() req: Request): never {
     throw Object.assign(
       new Error(
-        `cannot handle ${req.originalUrl} (x-thing: ${String(req.headers['x-thing'])}) password=${String(req.query.pwd)}`,
+        `cannot handle ${req.originalUrl} (x-thing: ${String(req.headers['x-thing'])}) password=${typeof req.query.pwd === 'string' ? req.query.pwd : ''}`,
       ),
       // What TypeORM's QueryFailedError carries: the query's parameters are client data.
       { query: 'SELECT $1', parameters: [req.query.pwd] },

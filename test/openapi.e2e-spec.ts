@@ -94,7 +94,7 @@ describe('OpenAPI document (e2e)', () => {
     for (let hops = 0; typeof current.$ref === 'string'; hops++) {
       if (hops > 10) throw new Error(`$ref loop at ${node.$ref}`);
       expect(current.$ref).toMatch(/^#\//);
-      const target = (current.$ref as string)
+      const target = current.$ref
         .slice(2)
         .split('/')
         .reduce<Json | undefined>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);

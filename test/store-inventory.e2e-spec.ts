@@ -356,7 +356,7 @@ describe('store inventory (e2e)', () => {
       const first = await request(t.http).get('/store/inventory?status=sold&limit=1').set('X-API-Key', writer);
       expect(first.body.map((i: { petId: number }) => i.petId)).toEqual([having('sold')[0]]);
       expect(first.headers.link).toContain('status=sold');
-      const next = /^<([^>]+)>/.exec(first.headers.link as string)![1];
+      const next = /^<([^>]+)>/.exec(first.headers.link)![1];
       const second = await request(t.http).get(next).set('X-API-Key', writer).expect(200);
       expect(second.body.map((i: { petId: number }) => i.petId)).toEqual([having('sold')[1]]);
     });

@@ -41,10 +41,10 @@ describe('TypeORM unit of work', () => {
 
   const INSERT = 'INSERT INTO categories (name, description) VALUES ($1, $2) RETURNING name, description';
   const insert = async (tx: Transaction, name: string | null, description: string | null = null) =>
-    (await managerOf(tx).query(INSERT, [name, description])) as Array<{ name: string; description: string | null }>;
+    await managerOf(tx).query<Array<{ name: string; description: string | null }>>(INSERT, [name, description]);
 
   const categories = async (): Promise<string[]> =>
-    ((await t.db.query('SELECT name FROM categories ORDER BY id')) as Array<{ name: string }>).map((r) => r.name);
+    (await t.db.query<Array<{ name: string }>>('SELECT name FROM categories ORDER BY id')).map((r) => r.name);
 
   it('commits the work and what the subscribers of its events write together, in the transaction', async () => {
     await uow.run(async (tx) => {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
-import { AuthModule, isScope, type Scope } from '@petstore/auth';
+import { AuthModule, isScope } from '@petstore/auth';
 import { ApiKeyStoreModule, ApiKeysModule, ApiKeysService } from '../api-keys/index.js';
 import { SCHEMA } from '../app.schema.js';
 import { appConfig } from '../config/app.config.js';
@@ -70,7 +70,7 @@ try {
     const { key, secret } = await keys.create({
       name: values.name,
       plan: values.plan,
-      scopes: scopes as Scope[],
+      scopes,
       limits,
     });
     console.log(

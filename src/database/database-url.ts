@@ -18,7 +18,7 @@ export function startDatabase(
   log: (line: string) => void,
 ): DatabaseStart {
   if (env.DATABASE_URL) {
-    const external: EmbeddedDatabase = { url: env.DATABASE_URL, stop: async () => undefined };
+    const external: EmbeddedDatabase = { url: env.DATABASE_URL, stop: () => Promise.resolve() };
     return { running: Promise.resolve(), ready: Promise.resolve(external) };
   }
   let ran: () => void = () => undefined;

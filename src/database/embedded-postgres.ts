@@ -230,7 +230,7 @@ async function startServer(
     const owner = liveOwner(root);
     if (owner !== null) {
       log(`Using the embedded PostgreSQL of process ${owner}, running on port ${existing.port}`);
-      return { url: urlFor(existing.port), stop: async () => undefined };
+      return { url: urlFor(existing.port), stop: () => Promise.resolve() };
     }
     // Left running by a process that died (killed without its shutdown): this one
     // adopts it, and stops it as if it had started it.

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { ConnectionResponses } from './connection-responses.js';
@@ -103,5 +104,27 @@ describe('ParserRefusals on a real server', () => {
     expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(received).not.toContain('HTTP/1.1 400');
     expect(records).toEqual([]);
+  });
+});
+
+describe('ParserRefusals whose record fails', () => {
+  it('still answers, then cuts the connection and warns, instead of leaving an unhandled rejection', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    new ParserRefusals(server, new ConnectionResponses(server), {
+      rateLimitHeaders: () => Promise.resolve(null),
+      record: () => {
+        throw new Error('the log is gone');
+      },
+    });
+    const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const received = await exchange((server.address() as AddressInfo).port, 'THIS IS NOT HTTP\r\n\r\n');
+      expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/HPE_INVALID_METHOD.*the log is gone/));
+    } finally {
+      warn.mockRestore();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

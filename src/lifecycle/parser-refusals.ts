@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { inspect } from 'node:util';
 import type { ConnectionResponses } from './connection-responses.js';
 
 /** An Error-shaped answer the application never saw the request for. */
@@ -127,10 +128,21 @@ export class ParserRefusals {
     private readonly options: ParserRefusalOptions,
   ) {
     server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
-      const refusal = refusalFor(error, server);
-      void this.refuse(socket, refusal, error.code ?? error.name);
+      this.refuseOrCut(socket, refusalFor(error, server), error.code ?? error.name);
     });
-    server.on('connect', (_req: unknown, socket: Socket) => void this.refuse(socket, CONNECT_REFUSAL, 'CONNECT'));
+    server.on('connect', (_req: unknown, socket: Socket) => this.refuseOrCut(socket, CONNECT_REFUSAL, 'CONNECT'));
+  }
+
+  /**
+   * For the server's events, which drop what their listeners return: a refusal
+   * that fails (its record, given by the caller, throws) cuts the connection and
+   * says why on the process's warnings, rather than becoming an unhandled rejection.
+   */
+  private refuseOrCut(socket: Socket, refusal: Refusal | null, reason: string): void {
+    this.refuse(socket, refusal, reason).catch((error: unknown) => {
+      socket.destroy();
+      process.emitWarning(`Refusing a request before routing failed (${reason}): ${inspect(error)}`);
+    });
   }
 
   private async refuse(socket: Socket, refusal: Refusal | null, reason: string): Promise<void> {

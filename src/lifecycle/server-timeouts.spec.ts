@@ -23,7 +23,7 @@ describe('server timeouts', () => {
 
 describe('ServerOptionsExpressAdapter', () => {
   // Node's documented properties of a server; connectionsCheckingInterval is an option only (slow-clients e2e).
-  const serverOf = (adapter: ServerOptionsExpressAdapter): Server => adapter.getHttpServer() as Server;
+  const serverOf = (adapter: ServerOptionsExpressAdapter): Server => adapter.getHttpServer();
 
   it('creates the server with the production timeouts by default', () => {
     const adapter = new ServerOptionsExpressAdapter();

@@ -197,7 +197,7 @@ const reference = {
   nameChar: /[\w.%-]/,
   valueEnd: /[\s&#"'<>\\,;]/,
   key: /psk(?:_|%5[fF])/,
-  param(param: string): string {
+  param(this: void, param: string): string {
     const equals = param.indexOf('=');
     const name = equals === -1 ? param : param.slice(0, equals);
     if (reference.key.test(name)) return R;

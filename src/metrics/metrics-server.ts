@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import { appConfig } from '../config/app.config.js';
@@ -23,7 +22,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnModuleDestroy {
   /** The port it listens on, or null when METRICS_PORT is unset. */
   get port(): number | null {
     const address = this.server?.address();
-    return typeof address === 'object' && address !== null ? (address as AddressInfo).port : null;
+    return typeof address === 'object' && address !== null ? address.port : null;
   }
 
   async onApplicationBootstrap(): Promise<void> {

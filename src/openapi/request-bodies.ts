@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { isJson, type Json, operationsOf } from './json.js';
+import { isJson, operationsOf } from './json.js';
 
 const SCHEMA_REF = '#/components/schemas/';
 
@@ -32,6 +32,6 @@ export function closeRequestBodies(document: OpenAPIObject): void {
   for (const { operation } of operationsOf(document.paths)) {
     const body = operation.requestBody;
     const content = isJson(body) && isJson(body.content) ? body.content : {};
-    for (const media of Object.values(content)) if (isJson(media)) close((media as Json).schema);
+    for (const media of Object.values(content)) if (isJson(media)) close(media.schema);
   }
 }

@@ -14,9 +14,9 @@ export class ByRouteMethodStatus<T> {
 
   set(route: string, method: string, status: number, value: T): void {
     let byMethod = this.byRoute.get(route);
-    if (byMethod === undefined) this.byRoute.set(route, (byMethod = new Map()));
+    if (byMethod === undefined) this.byRoute.set(route, (byMethod = new Map<string, Map<number, T>>()));
     let byStatus = byMethod.get(method);
-    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map<number, T>()));
     byStatus.set(status, value);
   }
 

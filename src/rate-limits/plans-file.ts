@@ -80,7 +80,11 @@ export function parsePlanTable(text: string, source: string): PlanTable {
     table[name] = limitsOf(plans[name], `${source}: plans.${name}`);
   }
   const enterprise = plans.enterprise;
-  if (enterprise !== undefined && enterprise !== null && !PER_KEY.includes(String(enterprise))) {
+  if (
+    enterprise !== undefined &&
+    enterprise !== null &&
+    (typeof enterprise !== 'string' || !PER_KEY.includes(enterprise))
+  ) {
     throw new PlanConfigError(`${source}: plans.enterprise must be 'per-key' (enterprise limits are set on each key)`);
   }
   table.enterprise = null;

@@ -203,7 +203,7 @@ async function statementsOf(migration: MigrationInterface): Promise<string[]> {
 function createdBy(statements: readonly string[]): { tables: string[]; objects: string[] } {
   const name = String.raw`(?:IF NOT EXISTS\s+)?"?([A-Za-z_][\w$]*)"?`;
   const all = (pattern: string) =>
-    statements.flatMap((sql) => [...sql.matchAll(new RegExp(pattern, 'gi'))].map((match) => match[1]!));
+    statements.flatMap((sql) => [...sql.matchAll(new RegExp(pattern, 'gi'))].map((match) => match[1]));
   return {
     tables: all(String.raw`\b(?:CREATE|ALTER)\s+(?:UNLOGGED\s+)?TABLE\s+(?:ONLY\s+)?${name}`),
     objects: [

@@ -70,19 +70,20 @@ export interface PetstoreExtras {
 /** openapi-fetch's client (`GET`, `POST`, … answering `{data, error, response}`) with the extras. */
 export type PetstoreClient = Client<paths> & PetstoreExtras;
 
-const defaultSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
+/** A timer that an abort cuts short; then rejects with the signal's reason, as `fetch` does (`throwIfAborted`). */
+const defaultSleep: Sleep = async (ms, signal) => {
+  signal?.throwIfAborted();
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer: ReturnType<typeof setTimeout> = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', done);
       resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    };
+    const timer: ReturnType<typeof setTimeout> = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
+  signal?.throwIfAborted();
+};
 
 /**
  * A typed client of the Petstore API. Every request goes through one pacing and

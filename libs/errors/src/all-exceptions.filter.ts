@@ -112,9 +112,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       requestLog.error({ err: exception, code: body.code, status: body.status }, summary);
       return;
     }
-    const requestId = (req as { id?: unknown }).id ?? res.getHeader('X-Request-Id');
+    const id = (req as { id?: unknown }).id ?? res.getHeader('X-Request-Id');
+    const requestId = typeof id === 'string' || typeof id === 'number' ? String(id) : JSON.stringify(id);
     const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-    this.logger.error(`${summary} [request ${String(requestId)}]: ${detail}`);
+    this.logger.error(`${summary} [request ${requestId}]: ${detail}`);
   }
 
   private render(exception: unknown, req: Request): Rendered {

@@ -35,7 +35,7 @@ describe('discoverRoutes', () => {
       'DELETE /a',
       'DELETE /b/:id',
     ]);
-    expect(discoverRoutes(discovery)[1].handler).toBe(PetsController.prototype.one);
+    expect(discoverRoutes(discovery)[1].handler === PetsController.prototype.one).toBe(true);
   });
 
   it('puts a global prefix first', () => {

@@ -93,8 +93,9 @@ const joinPaths = (...parts: readonly string[]): string =>
     .filter((part) => part.length > 0)
     .join('/')}`;
 
+/** A path of Nest's metadata (a string, or a list of them) as a list; none is the root. */
 const asList = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(String) : value === undefined ? [''] : [String(value)];
+  Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [''];
 
 /**
  * The routes of every controller Nest knows, read from their decorators' metadata

@@ -26,8 +26,8 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async hit(client: string, request: HitRequest): Promise<HitResult> {
-    return this.hitSync(client, request);
+  hit(client: string, request: HitRequest): Promise<HitResult> {
+    return Promise.resolve(this.hitSync(client, request));
   }
 
   /** The same as `hit`, without a promise (for benchmarks and unit tests). */
@@ -46,9 +46,10 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     // Always reachable: it lives in this process.
   }
 
-  async unban(client: string): Promise<void> {
+  unban(client: string): Promise<void> {
     const state = this.clients.get(client);
     if (state) liftBan(state);
+    return Promise.resolve();
   }
 
   isHealthy(): boolean {
@@ -73,7 +74,8 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     await this.close();
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.clients.clear();
+    return Promise.resolve();
   }
 }

@@ -65,8 +65,8 @@ class RouteThrottler extends ThrottlerGuard {
     super({ throttlers, setHeaders: false }, storage, reflector);
   }
   /** The id under which the middleware counted the client: never identified twice. */
-  protected override async getTracker(req: object): Promise<string> {
-    return recallRateLimit(req)?.client.id ?? '';
+  protected override getTracker(req: object): Promise<string> {
+    return Promise.resolve(recallRateLimit(req)?.client.id ?? '');
   }
 
   /** Per client, throttler and route; readable (no hash: storages key by any string). */

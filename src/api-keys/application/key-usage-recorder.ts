@@ -75,8 +75,8 @@ export class KeyUsageRecorder implements KeyUsageMeter {
 
   /** Deletes the days beyond the retention; resolves to the number of rows deleted (0 when it failed: logged). */
   async sweep(): Promise<number> {
-    const keepFrom = addDays(utcDate(this.now()), -(this.settings.retentionDays - 1));
     try {
+      const keepFrom = addDays(utcDate(this.now()), -(this.settings.retentionDays - 1));
       const removed = await this.repository.deleteBefore(keepFrom);
       if (removed > 0) this.logger.log(`Removed ${removed} day(s) of key usage before ${keepFrom}`);
       return removed;

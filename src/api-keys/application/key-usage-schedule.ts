@@ -22,6 +22,7 @@ export class KeyUsageSchedule implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   onApplicationBootstrap(): void {
+    // Neither rejects: the recorder logs a failed sweep or flush, and tries again at the next one.
     void this.recorder.sweep();
     const { flushIntervalMs } = this.config.keyUsage;
     if (flushIntervalMs > 0) {

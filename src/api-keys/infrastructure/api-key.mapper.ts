@@ -3,7 +3,7 @@ import { fromInt8 } from '../../database/index.js';
 import type { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 
 export const ApiKeyMapper = {
-  toDomain(row: ApiKeyOrmEntity): ApiKey {
+  toDomain(this: void, row: ApiKeyOrmEntity): ApiKey {
     return {
       id: fromInt8(row.id),
       name: row.name,

@@ -3,7 +3,7 @@ import { fromInt8 } from '../../database/index.js';
 import type { CategoryOrmEntity } from './category.orm-entity.js';
 
 export const CategoryMapper = {
-  toDomain(row: CategoryOrmEntity): Category {
+  toDomain(this: void, row: CategoryOrmEntity): Category {
     return row.description === null
       ? { id: fromInt8(row.id), name: row.name }
       : { id: fromInt8(row.id), name: row.name, description: row.description };

@@ -53,9 +53,9 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
     // lock is granted, so it sees what the previous holder committed.
     const db = managerOf(tx);
     const id = toInt8(petId);
-    const locked = (await db.query(LOCK_LINE, [id])) as unknown[];
+    const locked = await db.query<unknown[]>(LOCK_LINE, [id]);
     if (locked.length === 0) return null;
-    const [row] = (await db.query(READ_LINE, [id])) as LineRow[];
+    const [row] = await db.query<LineRow[]>(READ_LINE, [id]);
     if (!row) return null;
     return { petId, quantity: row.quantity, status: row.status, openOrders: row.open_orders };
   }
@@ -64,10 +64,10 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
     const db = managerOf(tx);
     const delta = next.quantity - previous.quantity;
     if (delta !== 0) {
-      const [rows] = (await db.query(
+      const [rows] = await db.query<[unknown[], number]>(
         'UPDATE inventory SET quantity = quantity + $2 WHERE pet_id = $1 AND quantity + $2 >= 0 RETURNING quantity',
         [toInt8(previous.petId), delta],
-      )) as [unknown[], number];
+      );
       if (rows.length === 0) throw new InsufficientStockError(previous.petId, previous.quantity, -delta);
     }
     if (next.status !== previous.status) {

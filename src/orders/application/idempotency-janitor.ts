@@ -16,7 +16,7 @@ export class IdempotencyJanitor implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    void this.sweep();
+    void this.sweep(); // cannot reject: a failed sweep is logged, and tried again in an hour
   }
 
   @Interval('idempotency-sweep', SWEEP_EVERY_MS)

@@ -13,7 +13,7 @@ export interface OrderJson {
 }
 
 export const OrderMapper = {
-  toDomain(row: OrderOrmEntity): Order {
+  toDomain(this: void, row: OrderOrmEntity): Order {
     return {
       id: fromInt8(row.id),
       petId: fromInt8(row.petId),

@@ -41,13 +41,7 @@ export class TypeOrmIdempotencyRepository implements IdempotencyRepository {
   ): Promise<IdempotencyRecord | null> {
     const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
     const db = managerOf(tx);
-    const claimed = (await db.query(CLAIM_KEY, [
-      toInt8(ownerKeyId),
-      key,
-      requestHash,
-      now,
-      expiredBefore,
-    ])) as unknown[];
+    const claimed = await db.query<unknown[]>(CLAIM_KEY, [toInt8(ownerKeyId), key, requestHash, now, expiredBefore]);
     if (claimed.length > 0) return null;
     const row = await db.getRepository(IdempotencyKeyOrmEntity).findOneBy({ apiKeyId: toInt8(ownerKeyId), key });
     const outcome = row?.outcome as StoredOutcome | null | undefined;

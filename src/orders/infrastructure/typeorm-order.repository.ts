@@ -72,12 +72,12 @@ export class TypeOrmOrderRepository implements OrderRepository {
 
   async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
     const shipDate = order.shipDate ?? null;
-    const [row] = (await managerOf(tx).query(PLACE_FROM_STOCK, [
+    const [row] = await managerOf(tx).query<PlaceFromStockRow[]>(PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
       shipDate,
       toInt8(ownerKeyId),
-    ])) as PlaceFromStockRow[];
+    ]);
     if (!row) return null;
     const before = { petId: order.petId, quantity: row.line_quantity, status: row.line_status };
     if (row.order_id === null) return { before, order: null };
@@ -93,17 +93,18 @@ export class TypeOrmOrderRepository implements OrderRepository {
   }
 
   async completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null> {
-    const [rows] = (await managerOf(tx).query(
+    const [rows] = await managerOf(tx).query<[OrderRow[], number]>(
       'UPDATE orders SET complete = true, ship_date = $2 WHERE id = $1 AND NOT complete RETURNING *',
       [toInt8(id), shipDate],
-    )) as [OrderRow[], number];
+    );
     return rows[0] ? toOrder(rows[0]) : null;
   }
 
   async deleteIfOpen(id: number, tx: Transaction): Promise<Order | null> {
-    const [rows] = (await managerOf(tx).query('DELETE FROM orders WHERE id = $1 AND NOT complete RETURNING *', [
-      toInt8(id),
-    ])) as [OrderRow[], number];
+    const [rows] = await managerOf(tx).query<[OrderRow[], number]>(
+      'DELETE FROM orders WHERE id = $1 AND NOT complete RETURNING *',
+      [toInt8(id)],
+    );
     return rows[0] ? toOrder(rows[0]) : null;
   }
 }

@@ -5,6 +5,11 @@ export function toStrictInt(value: unknown): unknown {
   return typeof value === 'string' && /^(0|-?[1-9]\d{0,15})$/.test(value) ? Number(value) : value;
 }
 
+/** Strict boolean parsing for query strings: "true" → true, "false" → false; anything else is kept and fails validation. */
+export function toStrictBoolean(value: unknown): unknown {
+  return value === 'true' ? true : value === 'false' ? false : value;
+}
+
 /** Query parameter → number when it is a plain integer. */
 export const QueryInt = (): PropertyDecorator => Transform(({ value }) => toStrictInt(value));
 
@@ -13,5 +18,4 @@ export const QueryArray = (map: (item: unknown) => unknown = (item) => item): Pr
   Transform(({ value }) => (Array.isArray(value) ? value : [value]).map(map));
 
 /** Query parameter "true"/"false" → boolean; anything else stays a string and fails validation. */
-export const QueryBoolean = (): PropertyDecorator =>
-  Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
+export const QueryBoolean = (): PropertyDecorator => Transform(({ value }) => toStrictBoolean(value));

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inspect } from 'node:util';
 import helmet, { type HelmetOptions } from 'helmet';
 
 export type HeaderList = ReadonlyArray<readonly [name: string, value: string]>;
@@ -50,7 +51,7 @@ export function helmetHeaders(middleware = helmet()): HeaderList {
   };
   let synchronous = false;
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error(`helmet failed: ${inspect(error)}`);
     synchronous = true;
   });
   if (!synchronous) throw new Error('helmet did not finish synchronously: its headers cannot be computed once');

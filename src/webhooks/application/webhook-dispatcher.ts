@@ -42,7 +42,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   onApplicationBootstrap(): void {
     if (!this.config.dispatcher) return;
     this.schedule(0);
-    void this.sweep();
+    void this.sweep(); // cannot reject: a failed sweep is logged, and tried again in an hour
   }
 
   async onModuleDestroy(): Promise<void> {

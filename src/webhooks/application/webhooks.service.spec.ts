@@ -63,7 +63,9 @@ class InMemoryWebhooks implements WebhookRepository {
   /** What a delivery to the endpoint would be signed with at `now`, opened. */
   signingAt(id: number, now: Date): string[] {
     const row = this.rows.find((w) => w.id === id)!;
-    return secretsInUse({ current: row.sealed, previous: row.previous }, now).map(reversingBox.open);
+    return secretsInUse({ current: row.sealed, previous: row.previous }, now).map((sealed) =>
+      reversingBox.open(sealed),
+    );
   }
 }
 

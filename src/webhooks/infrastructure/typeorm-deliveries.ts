@@ -52,11 +52,11 @@ export async function cancelPending(
   where: string,
   params: unknown[],
 ): Promise<number> {
-  const [rows] = (await m.query(
+  const [rows] = await m.query<[Array<{ job_id: string | null }>, number]>(
     `UPDATE webhook_deliveries d SET status = 'cancelled', next_attempt_at = NULL
      WHERE d.status = 'pending' AND ${where} RETURNING d.job_id`,
     params,
-  )) as [Array<{ job_id: string | null }>, number];
+  );
   await queue.cancel(
     rows.flatMap((r) => (r.job_id ? [r.job_id] : [])),
     m,
@@ -73,10 +73,10 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   ) {}
 
   async list(webhookId: number, page: PageRequest): Promise<Page<Delivery>> {
-    const rows = (await this.db.query(
+    const rows = await this.db.query<DeliveryRow[]>(
       `${SELECT_DELIVERY} WHERE d.webhook_id = $1 AND d.id > $2 ORDER BY d.id LIMIT $3`,
       [webhookId, page.afterId ?? 0, page.limit + 1],
-    )) as DeliveryRow[];
+    );
     return toPage(rows.map(toDelivery), page.limit);
   }
 
@@ -84,12 +84,12 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     await this.queue.ready(); // before the transaction: a first start of pg-boss does not run inside it
     const jobId = randomUUID();
     return this.db.transaction(async (m) => {
-      const [row] = (await m.query(
+      const [row] = await m.query<DeliveryRow[]>(
         `INSERT INTO webhook_deliveries (webhook_id, next_attempt_at, job_id) VALUES ($1, now(), $2)
          RETURNING id, webhook_id, event_id, NULL AS event_type, status, attempts, last_status_code, last_error,
                    last_duration_ms, next_attempt_at, created_at, delivered_at`,
         [webhookId, jobId],
-      )) as DeliveryRow[];
+      );
       await this.queue.add([{ jobId, deliveryId: fromInt8(row.id), webhookId, askedByOwner: true }], m);
       return toDelivery(row);
     });
@@ -98,10 +98,10 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   async retry(webhookId: number, deliveryId: number): Promise<Delivery | null> {
     await this.queue.ready();
     return this.db.transaction(async (m) => {
-      const [current] = (await m.query(
+      const [current] = await m.query<Array<{ status: DeliveryStatus; job_id: string | null }>>(
         `SELECT status, job_id FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE`,
         [deliveryId, webhookId],
-      )) as Array<{ status: DeliveryStatus; job_id: string | null }>;
+      );
       if (!current) return null;
       // A fresh retry window, due now: the job waiting for a later attempt (if any) gives way to a new one.
       if (current.status === 'pending' && current.job_id) await this.queue.cancel([current.job_id], m);
@@ -113,7 +113,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       );
       // Asked by the owner: it goes at once even while the endpoint backs off (how the owner checks it works again).
       await this.queue.add([{ jobId, deliveryId, webhookId, askedByOwner: true }], m);
-      const [row] = (await m.query(`${SELECT_DELIVERY} WHERE d.id = $1`, [deliveryId])) as DeliveryRow[];
+      const [row] = await m.query<DeliveryRow[]>(`${SELECT_DELIVERY} WHERE d.id = $1`, [deliveryId]);
       return toDelivery(row);
     });
   }

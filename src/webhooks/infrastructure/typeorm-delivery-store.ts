@@ -88,7 +88,7 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
   }
 
   async due(job: DeliveryJob): Promise<DueDelivery | null> {
-    const [row] = (await this.db.query(DUE, [job.deliveryId])) as DueRow[];
+    const [row] = await this.db.query<DueRow[]>(DUE, [job.deliveryId]);
     if (!row || row.status !== 'pending' || row.job_id !== job.jobId) return null;
     if (!row.enabled || row.revoked) {
       // Checked again at send time: an endpoint disabled or a key revoked since the job was queued gets nothing.
@@ -109,17 +109,18 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
   claim(delivery: DueDelivery, decide: (endpoint: EndpointState) => SendDecision): Promise<boolean> {
     const { deliveryId, jobId, webhookId } = delivery;
     return this.db.transaction(async (m) => {
-      const [endpoint] = (await m.query(`SELECT backoff_until, now() AS now FROM webhooks WHERE id = $1 FOR UPDATE`, [
-        webhookId,
-      ])) as Array<{ backoff_until: Date | null; now: Date }>;
+      const [endpoint] = await m.query<Array<{ backoff_until: Date | null; now: Date }>>(
+        `SELECT backoff_until, now() AS now FROM webhooks WHERE id = $1 FOR UPDATE`,
+        [webhookId],
+      );
       if (!endpoint) return false; // deleted meanwhile
-      const [others] = (await m.query(
+      const [others] = await m.query<Array<{ in_flight: number; probed: boolean; retrying: boolean }>>(
         `SELECT count(*) FILTER (WHERE sending_until > now())::int AS in_flight,
                 count(*) FILTER (WHERE job_id IS NOT NULL) > 0 AS probed,
                 count(*) FILTER (WHERE job_id IS NOT NULL AND attempts > 0) > 0 AS retrying
          FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'pending' AND id <> $2`,
         [webhookId, deliveryId],
-      )) as Array<{ in_flight: number; probed: boolean; retrying: boolean }>;
+      );
       const decision = decide({
         inFlight: others.in_flight,
         backoffUntil: endpoint.backoff_until,
@@ -128,22 +129,22 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
         now: endpoint.now,
       });
       if (decision.send) {
-        const [, claimed] = (await m.query(
+        const [, claimed] = await m.query<[unknown, number]>(
           `UPDATE webhook_deliveries SET sending_until = now() + $3::float8 * interval '1 millisecond'
            WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
           [deliveryId, jobId, this.slotMs],
-        )) as [unknown, number];
+        );
         return claimed > 0;
       }
       // Not an attempt: attempts and first_due_at (the retry window) stay. Waiting for a backoff shows its end as
       // the next attempt; a parked delivery has no job until `record` gives it one.
       const nextJobId = decision.why === 'parked' ? null : randomUUID();
-      const [, moved] = (await m.query(
+      const [, moved] = await m.query<[unknown, number]>(
         `UPDATE webhook_deliveries SET job_id = $3::uuid,
            next_attempt_at = CASE WHEN $4 THEN $5::timestamptz ELSE next_attempt_at END
          WHERE id = $1 AND job_id = $2 AND status = 'pending'`,
         [deliveryId, jobId, nextJobId, decision.why !== 'busy', endpoint.backoff_until],
-      )) as [unknown, number];
+      );
       if (moved > 0 && nextJobId !== null && decision.why !== 'parked')
         await this.queue.add(
           [
@@ -167,7 +168,7 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
     const { delivery } = outcome;
     const nextJobId = outcome.ok || outcome.retryInMs === null ? null : randomUUID();
     return this.db.transaction(async (m) => {
-      const [, updated] = (await m.query(RECORD, [
+      const [, updated] = await m.query<[unknown, number]>(RECORD, [
         delivery.deliveryId,
         delivery.jobId,
         outcome.ok,
@@ -176,7 +177,7 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
         Math.round(outcome.durationMs),
         nextJobId,
         outcome.retryInMs,
-      ])) as [unknown, number];
+      ]);
       if (updated === 0) return null; // cancelled or superseded while it was being sent
       if (nextJobId !== null && outcome.retryInMs !== null) {
         // Due when the endpoint's backoff ends (as the deliveries moved to wait for it, after it), not a moment
@@ -191,13 +192,16 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
         );
       }
       const verdict = outcome.endpoint;
-      const [[streak]] = (await m.query(STREAK, [
-        delivery.webhookId,
-        outcome.ok,
-        disableAfterMs,
-        verdict === 'answered',
-        typeof verdict === 'object' ? verdict.backOffUntil : null,
-      ])) as [Array<{ too_long: boolean | null; failing_since: Date | null }>, number];
+      const [[streak]] = await m.query<[Array<{ too_long: boolean | null; failing_since: Date | null }>, number]>(
+        STREAK,
+        [
+          delivery.webhookId,
+          outcome.ok,
+          disableAfterMs,
+          verdict === 'answered',
+          typeof verdict === 'object' ? verdict.backOffUntil : null,
+        ],
+      );
       if (outcome.ok) await this.unpark(m, delivery.webhookId, 'all');
       else if (nextJobId === null) await this.unpark(m, delivery.webhookId, 'probe');
       const reason =
@@ -206,10 +210,10 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
           ? `every delivery failed since ${streak.failing_since.toISOString()}`
           : null);
       if (reason === null) return null;
-      const [, disabled] = (await m.query(
+      const [, disabled] = await m.query<[unknown, number]>(
         `UPDATE webhooks SET enabled = false, disabled_reason = $2 WHERE id = $1 AND enabled`,
         [delivery.webhookId, reason],
-      )) as [unknown, number];
+      );
       if (disabled === 0) return null;
       await cancelPending(m, this.queue, 'd.webhook_id = $1', [delivery.webhookId]);
       return reason;
@@ -225,17 +229,17 @@ export class TypeOrmDeliveryStore implements DeliveryStore {
    */
   private async unpark(m: EntityManager, webhookId: number, which: 'all' | 'probe'): Promise<void> {
     if (which === 'probe') {
-      const [{ probed }] = (await m.query(
+      const [{ probed }] = await m.query<Array<{ probed: boolean }>>(
         `SELECT EXISTS (SELECT 1 FROM webhook_deliveries
            WHERE webhook_id = $1 AND status = 'pending' AND job_id IS NOT NULL) AS probed`,
         [webhookId],
-      )) as Array<{ probed: boolean }>;
+      );
       if (probed) return;
     }
-    const [rows] = (await m.query(UNPARK, [webhookId, which === 'probe'])) as [
-      Array<{ id: string; job_id: string; at: Date }>,
-      number,
-    ];
+    const [rows] = await m.query<[Array<{ id: string; job_id: string; at: Date }>, number]>(UNPARK, [
+      webhookId,
+      which === 'probe',
+    ]);
     const jobs = rows
       .map((r) => ({ jobId: r.job_id, deliveryId: fromInt8(r.id), webhookId, startAfter: r.at }))
       .sort((x, y) => x.deliveryId - y.deliveryId);

@@ -57,29 +57,29 @@ export class TypeOrmEventStore implements EventStore {
     types: readonly StoreEventType[] | null,
     page: PageRequest,
   ): Promise<Page<StoreEvent>> {
-    const rows = (await this.db.query(
+    const rows = await this.db.query<EventRow[]>(
       `SELECT id, type, occurred_at, owner_key_id, data FROM events
        WHERE id > $1 AND ($2::text[] IS NULL OR type = ANY($2))
          AND ($3 OR owner_key_id IS NULL OR owner_key_id = $4)
        ORDER BY id LIMIT $5`,
       [page.afterId ?? 0, types, viewer.admin, viewer.keyId, page.limit + 1],
-    )) as EventRow[];
+    );
     return toPage(rows.map(toEvent), page.limit);
   }
 
   async sweep(before: Date): Promise<number> {
     await this.db.query(`DELETE FROM webhook_deliveries WHERE event_id IS NULL AND created_at < $1`, [before]);
-    const [, count] = (await this.db.query(`DELETE FROM events WHERE created_at < $1`, [before])) as [unknown, number];
+    const [, count] = await this.db.query<[unknown, number]>(`DELETE FROM events WHERE created_at < $1`, [before]);
     return count;
   }
 
   async oldestUndeliveredAgeSeconds(): Promise<number> {
-    const [row] = (await this.db.query(
+    const [row] = await this.db.query<Array<{ age: string | null }>>(
       `SELECT GREATEST(0, EXTRACT(EPOCH FROM now() - LEAST(
          (SELECT min(e.created_at) FROM events e WHERE e.id > (SELECT last_event_id FROM webhook_fanout WHERE id = 1)
             AND EXISTS (SELECT 1 FROM webhooks w WHERE w.enabled)),
          (SELECT min(d.first_due_at) FROM webhook_deliveries d WHERE d.status = 'pending')))) AS age`,
-    )) as Array<{ age: string | null }>;
+    );
     return row?.age ? Number(row.age) : 0;
   }
 }

@@ -38,13 +38,13 @@ export class TypeOrmOutboxRelay implements OutboxRelay {
       const after = await this.lockCursor(m);
       if (after === null) return 0; // another instance is relaying
       await cancelPending(m, this.queue, STOPPED_ENDPOINTS, []);
-      const [batch] = (await m.query(
+      const [batch] = await m.query<Array<{ upto: string | null; n: string }>>(
         `SELECT max(id) AS upto, count(*) AS n FROM (SELECT id FROM events WHERE id > $1 ORDER BY id LIMIT $2) b`,
         [after, limit],
-      )) as Array<{ upto: string | null; n: string }>;
+      );
       if (batch.upto === null) return 0;
       const upto = fromInt8(batch.upto);
-      const rows = (await m.query(RELAY, [after, upto])) as Array<{ id: string; webhook_id: string; job_id: string }>;
+      const rows = await m.query<Array<{ id: string; webhook_id: string; job_id: string }>>(RELAY, [after, upto]);
       const jobs = rows
         .map((r) => ({ jobId: r.job_id, deliveryId: fromInt8(r.id), webhookId: fromInt8(r.webhook_id) }))
         .sort((x, y) => x.deliveryId - y.deliveryId);
@@ -57,11 +57,11 @@ export class TypeOrmOutboxRelay implements OutboxRelay {
   /** The relay cursor, locked until the transaction ends; null when another instance holds it. */
   private async lockCursor(m: EntityManager): Promise<number | null> {
     const lock = `SELECT last_event_id FROM webhook_fanout WHERE id = 1 FOR UPDATE SKIP LOCKED`;
-    let [cursor] = (await m.query(lock)) as Array<{ last_event_id: string }>;
+    let [cursor] = await m.query<Array<{ last_event_id: string }>>(lock);
     if (!cursor) {
       // Either another instance holds it or the row is gone (tests empty every table): re-create it at 0.
       await m.query(`INSERT INTO webhook_fanout (id, last_event_id) VALUES (1, 0) ON CONFLICT DO NOTHING`);
-      [cursor] = (await m.query(lock)) as Array<{ last_event_id: string }>;
+      [cursor] = await m.query<Array<{ last_event_id: string }>>(lock);
     }
     return cursor ? fromInt8(cursor.last_event_id) : null;
   }

@@ -59,41 +59,42 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     await managerOf(tx).query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::bigint, 0))`, [
       ownerKeyId,
     ]);
-    const [row] = (await managerOf(tx).query(`SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`, [
-      ownerKeyId,
-    ])) as Array<{ count: string }>;
+    const [row] = await managerOf(tx).query<Array<{ count: string }>>(
+      `SELECT count(*) AS count FROM webhooks WHERE api_key_id = $1`,
+      [ownerKeyId],
+    );
     return Number(row.count);
   }
 
   async insert(ownerKeyId: number, webhook: NewWebhook, sealedSecret: string, tx: Transaction): Promise<Webhook> {
     // after_event_id: the endpoint receives the events committed after it (ids follow commit order).
-    const [row] = (await managerOf(tx).query(
+    const [row] = await managerOf(tx).query<WebhookRow[]>(
       `INSERT INTO webhooks (api_key_id, url, events, description, secret_sealed, after_event_id)
        VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(max(id), 0) FROM events))
        RETURNING ${COLUMNS}`,
       [ownerKeyId, webhook.url, webhook.events, webhook.description ?? null, sealedSecret],
-    )) as WebhookRow[];
+    );
     return toWebhook(row);
   }
 
   async find(ownerKeyId: number, id: number): Promise<Webhook | null> {
-    const [row] = (await this.db.query(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1 AND api_key_id = $2`, [
-      id,
-      ownerKeyId,
-    ])) as WebhookRow[];
+    const [row] = await this.db.query<WebhookRow[]>(
+      `SELECT ${COLUMNS} FROM webhooks WHERE id = $1 AND api_key_id = $2`,
+      [id, ownerKeyId],
+    );
     return row ? toWebhook(row) : null;
   }
 
   async list(ownerKeyId: number, page: PageRequest): Promise<Page<Webhook>> {
-    const rows = (await this.db.query(
+    const rows = await this.db.query<WebhookRow[]>(
       `SELECT ${COLUMNS} FROM webhooks WHERE api_key_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
       [ownerKeyId, page.afterId ?? 0, page.limit + 1],
-    )) as WebhookRow[];
+    );
     return toPage(rows.map(toWebhook), page.limit);
   }
 
   async update(ownerKeyId: number, id: number, patch: WebhookPatch): Promise<Webhook | null> {
-    const [rows] = (await this.db.query(
+    const [rows] = await this.db.query<[WebhookRow[], number]>(
       `UPDATE webhooks SET
          url = COALESCE($3, url),
          events = COALESCE($4, events),
@@ -112,23 +113,23 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
         patch.description ?? null,
         patch.enabled ?? null,
       ],
-    )) as [WebhookRow[], number];
+    );
     return rows[0] ? toWebhook(rows[0]) : null;
   }
 
   async remove(ownerKeyId: number, id: number): Promise<boolean> {
-    const [, count] = (await this.db.query(`DELETE FROM webhooks WHERE id = $1 AND api_key_id = $2`, [
+    const [, count] = await this.db.query<[unknown, number]>(`DELETE FROM webhooks WHERE id = $1 AND api_key_id = $2`, [
       id,
       ownerKeyId,
-    ])) as [unknown, number];
+    ]);
     return count > 0;
   }
 
   async lockSecrets(ownerKeyId: number, id: number, tx: Transaction): Promise<SigningSecrets | null> {
-    const [row] = (await managerOf(tx).query(
+    const [row] = await managerOf(tx).query<SecretColumns[]>(
       `SELECT ${SECRET_COLUMNS} FROM webhooks w WHERE w.id = $1 AND w.api_key_id = $2 FOR UPDATE`,
       [id, ownerKeyId],
-    )) as SecretColumns[];
+    );
     return row ? signingSecretsOf(row) : null;
   }
 

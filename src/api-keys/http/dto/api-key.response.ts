@@ -29,7 +29,7 @@ export class ApiKeyResponse {
   @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'When the key was revoked' })
   revokedAt?: string;
 
-  static from(key: ApiKey): ApiKeyResponse {
+  static from(this: void, key: ApiKey): ApiKeyResponse {
     const response = Object.assign(new ApiKeyResponse(), {
       id: key.id,
       name: key.name,

@@ -30,7 +30,7 @@ export class DailyUsageResponse {
   @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description: 'Bans that started', example: 1 })
   bans!: number;
 
-  static from(day: DailyUsage): DailyUsageResponse {
+  static from(this: void, day: DailyUsage): DailyUsageResponse {
     return Object.assign(new DailyUsageResponse(), {
       date: day.date,
       requests: day.requests,

@@ -12,7 +12,7 @@ export class CategoryResponse {
   @ApiPropertyOptional({ description: 'Short description of the category', example: 'Loyal companions' })
   description?: string;
 
-  static from(category: Category): CategoryResponse {
+  static from(this: void, category: Category): CategoryResponse {
     const response = Object.assign(new CategoryResponse(), { id: category.id, name: category.name });
     if (category.description !== undefined) response.description = category.description;
     return response;

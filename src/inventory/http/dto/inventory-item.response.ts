@@ -13,7 +13,7 @@ export class InventoryItemResponse {
   @ApiProperty(PET_STATUS_SCHEMA)
   status!: string;
 
-  static from(item: InventoryItem): InventoryItemResponse {
+  static from(this: void, item: InventoryItem): InventoryItemResponse {
     return Object.assign(new InventoryItemResponse(), {
       petId: item.petId,
       quantity: item.quantity,

@@ -47,7 +47,7 @@ export class OrderResponse {
   complete?: boolean;
 
   /** The owner stays internal; an unset ship date is omitted. */
-  static from(order: Order): OrderResponse {
+  static from(this: void, order: Order): OrderResponse {
     const response = Object.assign(new OrderResponse(), {
       id: order.id,
       petId: order.petId,

@@ -22,7 +22,7 @@ export class PetResponse {
   @ApiPropertyOptional(PET_STATUS_SCHEMA)
   status?: PetStatus;
 
-  static from(pet: Pet): PetResponse {
+  static from(this: void, pet: Pet): PetResponse {
     // Field by field, in the order of the JSON answer: no intermediate object (every pet of every page).
     const response = new PetResponse();
     response.id = pet.id;

@@ -16,7 +16,7 @@ export class EventResponse {
   occurredAt!: string;
   data!: StoreEventData;
 
-  static from(event: StoreEvent): EventResponse {
+  static from(this: void, event: StoreEvent): EventResponse {
     return Object.assign(new EventResponse(), {
       id: event.id,
       type: event.type,

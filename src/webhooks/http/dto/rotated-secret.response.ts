@@ -21,7 +21,7 @@ export class RotatedSecretResponse {
   })
   previousSecretExpiresAt!: string;
 
-  static from(rotated: RotatedSecret): RotatedSecretResponse {
+  static from(this: void, rotated: RotatedSecret): RotatedSecretResponse {
     return Object.assign(new RotatedSecretResponse(), {
       secret: rotated.secret,
       previousSecretExpiresAt: rotated.previousSecretExpiresAt.toISOString(),

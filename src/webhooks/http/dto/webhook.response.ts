@@ -38,7 +38,7 @@ export class WebhookResponse {
   @ApiProperty({ type: 'string', format: 'date-time' })
   createdAt!: string;
 
-  static from(webhook: Webhook): WebhookResponse {
+  static from(this: void, webhook: Webhook): WebhookResponse {
     const response = Object.assign(new WebhookResponse(), {
       id: webhook.id,
       url: webhook.url,
@@ -110,7 +110,7 @@ export class DeliveryResponse {
   @ApiPropertyOptional({ type: 'string', format: 'date-time' })
   deliveredAt?: string;
 
-  static from(d: Delivery): DeliveryResponse {
+  static from(this: void, d: Delivery): DeliveryResponse {
     const response = Object.assign(new DeliveryResponse(), {
       id: d.id,
       eventType: d.eventType,

@@ -15,7 +15,7 @@ export class LoyaltyPointsResponse {
   })
   points!: number;
 
-  static from(balance: LoyaltyBalance): LoyaltyPointsResponse {
+  static from(this: void, balance: LoyaltyBalance): LoyaltyPointsResponse {
     return Object.assign(new LoyaltyPointsResponse(), balance);
   }
 }

@@ -26,10 +26,10 @@ export class TypeOrmLoyaltyPointsRepository implements LoyaltyPointsRepository {
   }
 
   async take(keyId: number, points: number, tx: Transaction): Promise<boolean> {
-    const [rows] = (await managerOf(tx).query(
+    const [rows] = await managerOf(tx).query<[unknown[], number]>(
       'UPDATE example_loyalty_points SET points = points - $2 WHERE api_key_id = $1 AND points >= $2 RETURNING points',
       [toInt8(keyId), points],
-    )) as [unknown[], number];
+    );
     return rows.length > 0;
   }
 }

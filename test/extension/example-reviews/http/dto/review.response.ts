@@ -21,7 +21,7 @@ export class ReviewResponse {
   @ApiProperty({ type: 'string', format: 'date-time' })
   createdAt!: string;
 
-  static from(review: Review): ReviewResponse {
+  static from(this: void, review: Review): ReviewResponse {
     return Object.assign(new ReviewResponse(), {
       id: review.id,
       petId: review.petId,
