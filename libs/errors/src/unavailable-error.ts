@@ -36,7 +36,7 @@ const SESSION_ENDING_SEVERITIES = new Set(['FATAL', 'PANIC']);
  * | `timeout expired`                        | Client: `connectionTimeoutMillis` ran out connecting | DE; database-down (slow) |
  * | `Query read timeout`                     | Client: `query_timeout` ran out                      | DE                       |
  *
- * Not here: a refused connection (`code: 'ECONNREFUSED'`), pg-pool's wait for a
+ * Not here: a refused connection (its `code` is `ECONNREFUSED`), pg-pool's wait for a
  * free connection (overload, not an outage: `isPoolWaitTimeout`), and ioredis's
  * errors, which the rate-limit storage always wraps in its own error of kind
  * `unavailable`.
