@@ -34,7 +34,7 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   // The ES modules' `import.meta`, as CommonJS knows it.
   banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
