@@ -3,6 +3,7 @@ import { ConfigError, LOG_LEVELS, loadAppConfig } from './config/app.config.js';
 import { checkStartupConfig } from './config/startup-config.js';
 import { startDatabase } from './database/database-url.js';
 import { createRootLogger } from './logging/root-logger.js';
+import { compileCacheOutcome } from './platform/compile-cache.js';
 import { PlanConfigError } from './rate-limits/plans-file.js';
 
 // Only what the configuration check and the database's start need is imported here: the
@@ -12,6 +13,17 @@ import { PlanConfigError } from './rate-limits/plans-file.js';
 const bootLog = createRootLogger(
   LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL?.trim().toLowerCase()) ?? 'info',
 );
+
+/** Set by the entry (src/start.ts) when it started this process; not when main.js is run directly. */
+const compileCache = compileCacheOutcome();
+if (compileCache) {
+  bootLog.debug(
+    { context: 'CompileCache' },
+    compileCache.enabled
+      ? `Node compile cache in ${compileCache.detail}`
+      : `Node compile cache off: ${compileCache.detail}`,
+  );
+}
 
 /** A SIGTERM/SIGINT during start-up is held until the graceful shutdown can handle it. */
 let heldSignal: NodeJS.Signals | undefined;

@@ -36,11 +36,13 @@ describe('the key sealing webhook secrets (e2e)', () => {
     return service;
   }
 
-  it('is required with a DATABASE_URL: the service exits 1 naming WEBHOOKS_SECRET_KEY, writing nothing', async () => {
+  it('is required with a DATABASE_URL: the service exits 1 naming WEBHOOKS_SECRET_KEY, writing no key', async () => {
     const service = await spawn('shared', { DATABASE_URL: process.env.DATABASE_URL, WEBHOOKS_SECRET_KEY: undefined });
     expect((await service.exited).code).toBe(1);
     expect(service.output()).toContain('Invalid configuration: WEBHOOKS_SECRET_KEY must be set when DATABASE_URL is');
-    expect(existsSync(join(dir, 'shared')) ? readdirSync(join(dir, 'shared')) : []).toEqual([]);
+    // Only Node's compile cache, which the entry turns on before anything is checked.
+    const written = existsSync(join(dir, 'shared')) ? readdirSync(join(dir, 'shared')) : [];
+    expect(written.filter((name) => name !== 'compile-cache')).toEqual([]);
   }, 30_000);
 
   it('is a key file of DATA_DIR on the embedded database, made (mode 0600) when a first secret is sealed', async () => {

@@ -167,6 +167,13 @@ check(
   /^node:24(-bookworm-slim)?(\s|$)/.test(final.from),
   `Dockerfile: final stage is '${final.from}', expected node:24-bookworm-slim`,
 );
+// The build stage installs and builds: on another Node, npm ci would meet other engines.
+for (const stage of stages.slice(0, -1)) {
+  check(
+    /^node:24(-bookworm-slim)?(\s|$)/.test(stage.from) || names.some((name) => stage.from.startsWith(`${name} `)),
+    `Dockerfile: stage '${stage.from}' is not on node:24-bookworm-slim`,
+  );
+}
 const user = all(final, 'USER').at(-1);
 check(
   user !== undefined && !/^(root|0)(:|$)/.test(user),
@@ -219,7 +226,8 @@ for (const copy of stages.flatMap((s) => all(s, 'COPY'))) {
 const ignored = readFileSync('.dockerignore', 'utf8')
   .split(/\r?\n/)
   .map((l) => l.trim().replace(/^\/|\/$/g, ''));
-for (const entry of ['node_modules', 'dist', 'data', 'coverage', '.git']) {
+// .ci/node: the Node versions CI installs (hundreds of MB of binaries).
+for (const entry of ['node_modules', 'dist', 'data', 'coverage', '.git', '.ci/node']) {
   check(ignored.includes(entry), `.dockerignore: ${entry} is not ignored`);
 }
 
@@ -234,4 +242,4 @@ console.log('docker/nginx.conf: balanced, terminated, proxies to api:3000 with X
 console.log(
   `docker/Dockerfile: ${stages.length} stages, final FROM ${final.from}, USER ${user} (owns ${absoluteDataDir}), CMD ${cmd}`,
 );
-console.log('.dockerignore covers node_modules, dist, data, coverage, .git');
+console.log('.dockerignore covers node_modules, dist, data, coverage, .git, .ci/node');

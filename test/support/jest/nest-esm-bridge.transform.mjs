@@ -1,5 +1,5 @@
 // @nestjs/throttler 6 is CommonJS and require()s the ES-module-only @nestjs/common and
-// @nestjs/core. Node (20.19+) loads it as is, but Jest on Node < 24.9 cannot require() an
+// @nestjs/core. Node (22.12+) loads it as is, but Jest on Node < 24.9 cannot require() an
 // ES module. This transform, applied to the throttler's files only, makes those two
 // require() calls read the very modules the tests already imported (set by
 // nest-esm-bridge.setup.ts), so the throttler and the app share one @nestjs/common.

@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { compileCacheDirectory } from './compile-cache.js';
+
+/**
+ * Enabling the cache is once per process, so each case runs in a fresh `node` that loads
+ * this very source (Node strips its types) and prints what enableNodeCompileCache returned
+ * and what compileCacheOutcome() then reports.
+ */
+function enableInFreshNode(env: NodeJS.ProcessEnv) {
+  const source = pathToFileURL(resolve('src/platform/compile-cache.ts')).href;
+  const code =
+    `const m = await import(${JSON.stringify(source)});` +
+    'const returned = m.enableNodeCompileCache(process.env);' +
+    'console.log(JSON.stringify({ returned, kept: m.compileCacheOutcome() }));';
+  const inherited = { ...process.env };
+  delete inherited.NODE_COMPILE_CACHE;
+  delete inherited.NODE_DISABLE_COMPILE_CACHE;
+  const run = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], {
+    env: { ...inherited, NODE_OPTIONS: '', ...env },
+    encoding: 'utf8',
+  });
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+  return JSON.parse(run.stdout) as { returned: { enabled: boolean; detail: string }; kept: unknown };
+}
+
+describe('Node compile cache', () => {
+  let dataDir: string;
+  beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'compile-cache-spec-'))));
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('lives under DATA_DIR when set, else in the temporary directory', () => {
+    expect(compileCacheDirectory({ DATA_DIR: '/srv/petstore' })).toBe(join('/srv/petstore', 'compile-cache'));
+    expect(compileCacheDirectory({})).toBe(join(tmpdir(), 'petstore-compile-cache'));
+    expect(compileCacheDirectory({ DATA_DIR: '' })).toBe(join(tmpdir(), 'petstore-compile-cache'));
+  });
+
+  it('is enabled in $DATA_DIR/compile-cache, and the outcome is kept for the log line', () => {
+    const { returned, kept } = enableInFreshNode({ DATA_DIR: dataDir });
+    expect(returned).toEqual({ enabled: true, detail: join(dataDir, 'compile-cache') });
+    expect(kept).toEqual(returned);
+    expect(statSync(join(dataDir, 'compile-cache')).isDirectory()).toBe(true);
+  });
+
+  it('stays off without failing when its directory cannot be made', () => {
+    writeFileSync(join(dataDir, 'compile-cache'), 'a file where the directory would be');
+    const { returned } = enableInFreshNode({ DATA_DIR: dataDir });
+    expect(returned.enabled).toBe(false);
+    expect(returned.detail).not.toBe('');
+  });
+
+  it('stays off with NODE_DISABLE_COMPILE_CACHE=1', () => {
+    const { returned } = enableInFreshNode({ DATA_DIR: dataDir, NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(returned).toEqual({ enabled: false, detail: 'disabled by NODE_DISABLE_COMPILE_CACHE' });
+  });
+});
