@@ -21,26 +21,31 @@
 //                       server's JIT compiler is still at work on its request path after a
 //                       few seconds, the service's (much more code) longest
 //   BENCH_COLD_RUNS     runs of each cold start (3)
+//   BENCH_CLEAR_COMPILE_CACHE  comma-separated directories emptied before every first start of the
+//                       cold starts, for a build that keeps a compile cache where the bench does
+//                       not look (it empties each build's own TMPDIR, and NODE_COMPILE_CACHE)
 //   BENCH_LOADER        wrk (the default when installed) or autocannon
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
 //   BENCH_REFERENCE_READS=batched  the references send the pet reads of one turn together (by
 //                       default one statement per request, as a plain server does)
-//   PETSTORE_ENTRY      the built service (dist/petstore.cjs)
+//   BENCH_ENTRY         the built service's entry (or PETSTORE_ENTRY; default dist/petstore.cjs):
+//                       the bundle, or the compiled tree (dist/src/main.js, dist/src/start.js)
 //   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.cjs at an
 //                       earlier commit), loaded in the same interleaved rounds as 'baseline': the
-//                       way to measure what a change bought on a shared machine
+//                       way to measure what a change bought on a shared machine. An entry file
+//                       (either kind), a dist directory or a worktree (then its dist/petstore.cjs)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, URL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { deleteRedisKeys, ENTRY, recreateDatabase } from '../support/spawn-service.mjs';
+import { deleteRedisKeys, recreateDatabase } from '../support/spawn-service.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
 import { CATEGORY_PETS, loadDataset, resetHotPet, SPREAD } from './lib/dataset.mjs';
@@ -61,10 +66,26 @@ const ALL_SCENARIOS = [
   'redis',
   'cold-start',
 ];
+/** The scenarios that load the service beside the references. */
+const LOAD_SCENARIOS = ALL_SCENARIOS.filter((id) => id !== 'cold-start');
 const REFERENCES = {
   minimal: fileURLToPath(new URL('./references/minimal.mjs', import.meta.url)),
   floor: fileURLToPath(new URL('./references/floor.mjs', import.meta.url)),
 };
+
+/**
+ * The file to run for a build: an entry file as given (the bundle dist/petstore.cjs, or
+ * the compiled tree's dist/src/main.js or dist/src/start.js), or for a directory its
+ * petstore.cjs (a dist directory) or dist/petstore.cjs (a worktree).
+ */
+function buildEntry(path, name) {
+  const full = resolve(path);
+  if (!existsSync(full)) throw new Error(`${name}: no such file or directory '${full}' (built?)`);
+  if (!statSync(full).isDirectory()) return full;
+  const entry = [join(full, 'petstore.cjs'), join(full, 'dist', 'petstore.cjs')].find((file) => existsSync(file));
+  if (!entry) throw new Error(`${name}: '${full}' holds neither petstore.cjs nor dist/petstore.cjs`);
+  return entry;
+}
 
 function parseOptions(argv, env) {
   const args = [...argv];
@@ -99,8 +120,16 @@ function parseOptions(argv, env) {
     firstWarmup: number('BENCH_FIRST_WARMUP', 10, 2),
     connections: number('BENCH_CONNECTIONS', 50, 50),
     coldRuns: number('BENCH_COLD_RUNS', 3, 1),
+    clearCompileCache: [
+      ...(env.BENCH_CLEAR_COMPILE_CACHE || '').split(','),
+      ...(env.NODE_COMPILE_CACHE ? [env.NODE_COMPILE_CACHE] : []),
+    ]
+      .map((dir) => dir.trim())
+      .filter(Boolean)
+      .map((dir) => resolve(dir)),
     keepLogs: env.BENCH_KEEP_LOGS === '1',
-    baseline: env.BENCH_BASELINE || undefined,
+    entry: buildEntry(env.BENCH_ENTRY || env.PETSTORE_ENTRY || 'dist/petstore.cjs', 'BENCH_ENTRY'),
+    baseline: env.BENCH_BASELINE ? buildEntry(env.BENCH_BASELINE, 'BENCH_BASELINE') : undefined,
     referenceReads: env.BENCH_REFERENCE_READS === 'batched' ? 'batched' : 'single',
     key: `psk_bench_${randomBytes(20).toString('hex')}`,
   };
@@ -214,7 +243,7 @@ async function run(options, logDir) {
   log(`Database ${new URL(options.databaseUrl).pathname.slice(1)}: re-created; starting the service (migrates)…`);
   await recreateDatabase(options.databaseUrl);
   results.machine.postgres = await postgresVersion(options.databaseUrl);
-  const servers = { service: await startProcess({ name: 'service', script: ENTRY, env: serviceEnv, logDir }) };
+  const servers = { service: await startProcess({ name: 'service', script: options.entry, env: serviceEnv, logDir }) };
   await waitForOk(servers.service, '/health/ready');
   const loadStarted = performance.now();
   log('Loading the data (bulk SQL)…');
@@ -223,49 +252,63 @@ async function run(options, logDir) {
   // Started again, so that every server under test starts alike, on the loaded database (two
   // copies of one build still differ by up to about 12 % in a short run: read several runs).
   await stopProcess(servers.service);
-  servers.service = await startProcess({ name: 'service', script: ENTRY, env: serviceEnv, logDir });
+  delete servers.service;
 
-  const referenceEnv = { DATABASE_URL: options.databaseUrl };
-  servers.minimal = await startProcess({ name: 'minimal', script: REFERENCES.minimal, env: referenceEnv, logDir });
-  servers.floor = await startProcess({ name: 'floor', script: REFERENCES.floor, env: referenceEnv, logDir });
-  if (options.baseline) {
-    servers.baseline = await startProcess({ name: 'baseline', script: options.baseline, env: serviceEnv, logDir });
-  }
-  if (wanted('redis')) {
-    if (await redisReachable(options.redisUrl)) {
-      const env = { ...serviceEnv, REDIS_URL: options.redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
-      servers['service+redis'] = await startProcess({ name: 'service+redis', script: ENTRY, env, logDir });
-    } else {
-      results.notes.push(`Redis scenario skipped: no Redis answers at ${options.redisUrl}`);
+  if (LOAD_SCENARIOS.some(wanted)) {
+    servers.service = await startProcess({ name: 'service', script: options.entry, env: serviceEnv, logDir });
+    const referenceEnv = { DATABASE_URL: options.databaseUrl };
+    servers.minimal = await startProcess({ name: 'minimal', script: REFERENCES.minimal, env: referenceEnv, logDir });
+    servers.floor = await startProcess({ name: 'floor', script: REFERENCES.floor, env: referenceEnv, logDir });
+    if (options.baseline) {
+      servers.baseline = await startProcess({ name: 'baseline', script: options.baseline, env: serviceEnv, logDir });
     }
-  }
-  for (const server of Object.values(servers)) await waitForOk(server, '/health/ready');
-  await sleep(1_000);
-  for (const [name, server] of Object.entries(servers)) results.memory[name] = { idle: memoryMb(server.pid) };
+    if (wanted('redis')) {
+      if (await redisReachable(options.redisUrl)) {
+        const env = { ...serviceEnv, REDIS_URL: options.redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
+        servers['service+redis'] = await startProcess({
+          name: 'service+redis',
+          script: options.entry,
+          env,
+          logDir,
+        });
+      } else {
+        results.notes.push(`Redis scenario skipped: no Redis answers at ${options.redisUrl}`);
+      }
+    }
+    for (const server of Object.values(servers)) await waitForOk(server, '/health/ready');
+    await sleep(1_000);
+    for (const [name, server] of Object.entries(servers)) results.memory[name] = { idle: memoryMb(server.pid) };
 
-  const others = Object.values(servers).filter((s) => s !== servers.service);
-  const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
-  log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
+    const others = Object.values(servers).filter((s) => s !== servers.service);
+    const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
+    log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
 
-  let first = true;
-  for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline)) {
-    if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
-    log(`${scenario.title}`);
-    const list = scenario.servers.map((name) => servers[name]);
-    const warmup = first ? Math.max(options.warmup, options.firstWarmup) : options.warmup;
-    results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup }, log);
-    first = false;
+    let first = true;
+    for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline)) {
+      if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
+      log(`${scenario.title}`);
+      const list = scenario.servers.map((name) => servers[name]);
+      const warmup = first ? Math.max(options.warmup, options.firstWarmup) : options.warmup;
+      results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup }, log);
+      first = false;
+    }
+    for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
   }
-  for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
   await stopAll();
 
+  /** The builds compared by the cold starts. */
+  const builds = [
+    { name: 'service', script: options.entry },
+    ...(options.baseline ? [{ name: 'baseline', script: options.baseline }] : []),
+  ];
   if (wanted('cold-start')) {
     log('Cold starts…');
     results.coldStart = await measureColdStarts({
-      script: ENTRY,
+      builds,
       env: { ...serviceEnv, BOOTSTRAP_ADMIN_KEY: options.key },
       databaseUrl: options.databaseUrl,
       runs: options.coldRuns,
+      clearDirs: options.clearCompileCache,
       logDir,
       log,
     });
@@ -284,12 +327,13 @@ function reportText(results, options) {
       `${results.machine.loader}, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
       `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)`,
     `references' pet reads: ${o.referenceReads === 'single' ? 'one statement per request (BENCH_REFERENCE_READS=single)' : "those of one turn sent together, as the service's"}`,
+    `service: node ${o.entry}${o.baseline ? `; baseline: node ${o.baseline}` : ''}`,
     `load average (1, 5, 15 min): ${results.loadAverage.start} at the start, ${results.loadAverage.end} at the end`,
     ...results.notes,
   ].join('\n');
   const sections = [parts];
   for (const result of Object.values(results.scenarios)) sections.push(scenarioText(result));
-  sections.push(memoryText(results.memory));
+  if (Object.keys(results.memory).length) sections.push(memoryText(results.memory));
   if (results.coldStart) sections.push(coldStartText(results.coldStart));
   sections.push(targetsText(results.targets));
   return sections.join('\n\n');

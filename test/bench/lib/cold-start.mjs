@@ -1,13 +1,30 @@
-// Cold start: from spawning the service to its first 200 of GET /health/ready, on an
+// Cold start: from spawning a build to its first 200 of GET /health/ready, on an
 // embedded PostgreSQL with a fresh data directory (initdb, migrations, seed), on the
 // same directory again (a second start), and on the machine's PostgreSQL with the
-// schema already migrated.
-import { mkdtempSync, rmSync } from 'node:fs';
+// schema already migrated: there once with the compile cache emptied (the first start
+// after a build) and once more (a warm cache). With several builds (the service and a
+// baseline), each kind of start alternates the builds run by run: A B A B …
+//
+// Where a build keeps a compile cache: under its DATA_DIR (fresh for every embedded
+// pair of starts), or under the system's temporary directory, of which each build gets
+// a private one (TMPDIR) for its machine PostgreSQL starts, emptied before every first
+// start; so are the directories named in `clearDirs` (BENCH_CLEAR_COMPILE_CACHE,
+// NODE_COMPILE_CACHE). Every directory is made in the system's temporary directory
+// itself: under root, the embedded PostgreSQL runs as another user, who must reach it.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startProcess, stopProcess, waitForOk } from './processes.mjs';
 
 const POLL_MS = 20;
+
+/** The kinds of start, in the order each run makes them. */
+export const COLD_KINDS = [
+  { id: 'embeddedFresh', label: 'embedded PostgreSQL, fresh data directory' },
+  { id: 'embeddedSecond', label: 'embedded PostgreSQL, second start' },
+  { id: 'machineFirst', label: 'machine PostgreSQL, first start (cache emptied)' },
+  { id: 'machineWarm', label: 'machine PostgreSQL, next start (warm cache)' },
+];
 
 async function timeToReady(name, script, env, logDir) {
   const server = await startProcess({ name, script, env, logDir });
@@ -18,23 +35,78 @@ async function timeToReady(name, script, env, logDir) {
   }
 }
 
-/** `runs` of each kind of start; every time in ms. */
-export async function measureColdStarts({ script, env, databaseUrl, runs, logDir, log }) {
-  const times = { embeddedFresh: [], embeddedSecond: [], machine: [] };
-  for (let run = 1; run <= runs; run++) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'petstore-bench-data-'));
-    try {
-      const embedded = { ...env, DATABASE_URL: undefined, DATA_DIR: dataDir };
-      times.embeddedFresh.push(await timeToReady('cold-embedded', script, embedded, logDir));
-      times.embeddedSecond.push(await timeToReady('cold-embedded', script, embedded, logDir));
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-    times.machine.push(await timeToReady('cold-machine', script, { ...env, DATABASE_URL: databaseUrl }, logDir));
-    log(
-      `  run ${run}: embedded fresh ${Math.round(times.embeddedFresh.at(-1))} ms, ` +
-        `second ${Math.round(times.embeddedSecond.at(-1))} ms, machine PostgreSQL ${Math.round(times.machine.at(-1))} ms`,
-    );
+/** Bytes of every file under `dir` (0 when it does not exist). */
+function bytesUnder(dir) {
+  let total = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
   }
-  return times;
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += bytesUnder(path);
+    else if (entry.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
+/** Empties `dir` (created again, empty); refuses a path too close to the root to be a cache. */
+function empty(dir) {
+  const path = resolve(dir);
+  if (path.split('/').filter(Boolean).length < 2) throw new Error(`refusing to empty '${path}'`);
+  rmSync(path, { recursive: true, force: true });
+  mkdirSync(path, { recursive: true });
+}
+
+/**
+ * `runs` of each kind of start for every build of `builds` (`{ name, script }`); every
+ * time in ms. `clearDirs` are emptied before each first start, as each build's TMPDIR.
+ */
+export async function measureColdStarts({ builds, env, databaseUrl, runs, logDir, log, clearDirs = [] }) {
+  const state = builds.map((build) => ({
+    ...build,
+    tmp: mkdtempSync(join(tmpdir(), `petstore-bench-tmp-${build.name}-`)),
+    times: Object.fromEntries(COLD_KINDS.map((kind) => [kind.id, []])),
+    cacheBytes: [],
+  }));
+  const start = async (build, kind, extra) => {
+    build.times[kind].push(await timeToReady(`cold-${build.name}`, build.script, { ...env, ...extra }, logDir));
+  };
+  try {
+    for (let run = 1; run <= runs; run++) {
+      const dataDirs = state.map(() => mkdtempSync(join(tmpdir(), 'petstore-bench-data-')));
+      try {
+        const embedded = (i) => ({ DATABASE_URL: undefined, DATA_DIR: dataDirs[i] });
+        for (const [i, build] of state.entries()) await start(build, 'embeddedFresh', embedded(i));
+        for (const [i, build] of state.entries()) await start(build, 'embeddedSecond', embedded(i));
+      } finally {
+        for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+      }
+      // Each build's first start and its next one back to back: a cache directory named in
+      // clearDirs may be shared by the builds, and emptying it for one must not empty it for
+      // the other between its two starts.
+      for (const build of state) {
+        const machine = { DATABASE_URL: databaseUrl, DATA_DIR: undefined, TMPDIR: build.tmp };
+        for (const dir of [build.tmp, ...clearDirs]) empty(dir);
+        await start(build, 'machineFirst', machine);
+        build.cacheBytes.push([build.tmp, ...clearDirs].reduce((sum, dir) => sum + bytesUnder(dir), 0));
+        await start(build, 'machineWarm', machine);
+      }
+      for (const build of state) {
+        const last = COLD_KINDS.map((kind) => `${kind.id} ${Math.round(build.times[kind.id].at(-1))}`);
+        log(`  run ${run} ${build.name.padEnd(9)} ${last.join(', ')} ms`);
+      }
+    }
+  } finally {
+    for (const build of state) rmSync(build.tmp, { recursive: true, force: true });
+  }
+  return {
+    runs,
+    clearDirs,
+    builds: Object.fromEntries(
+      state.map((build) => [build.name, { script: build.script, ...build.times, cacheBytes: build.cacheBytes }]),
+    ),
+  };
 }
