@@ -13,8 +13,9 @@
 //   BENCH_DATABASE_URL  or DATABASE_URL; default postgres://postgres@127.0.0.1:5432/petstore_bench
 //                       (dropped and re-created)
 //   REDIS_URL           for the Redis scenario (default redis://127.0.0.1:6379; skipped if unreachable)
-//   BENCH_SCENARIOS     comma-separated, default all: pets-by-id, pet-by-path, list-first,
-//                       deep-10k, deep-1m, orders, orders-idempotent, redis, cold-start
+//   BENCH_SCENARIOS     comma-separated, default all but steady-load: pets-by-id, pet-by-path,
+//                       list-first, deep-10k, deep-1m, orders, orders-idempotent, redis,
+//                       cold-start; and steady-load (opt-in: 10 minutes a build by default)
 //   BENCH_DURATION      seconds per measured run (8)      BENCH_ROUNDS     rounds (3)
 //   BENCH_WARMUP        seconds of warm-up per server (3) BENCH_CONNECTIONS connections (50)
 //   BENCH_FIRST_WARMUP  seconds of warm-up per server before the first scenario (10): every
@@ -24,6 +25,10 @@
 //   BENCH_CLEAR_COMPILE_CACHE  comma-separated directories emptied before every first start of the
 //                       cold starts, for a build that keeps a compile cache where the bench does
 //                       not look (it empties each build's own TMPDIR, and NODE_COMPILE_CACHE)
+//   BENCH_STEADY_RATE   steady-load: requests per second, sent on a fixed schedule (250)
+//   BENCH_STEADY_SECONDS  steady-load: seconds of load per build (600; quick: 20)
+//   BENCH_STEADY_WINDOW   steady-load: seconds per reported window (30; quick: 5)
+//   BENCH_STEADY_KEYS   steady-load: API keys issued, of every plan (2000)
 //   BENCH_LOADER        wrk (the default when installed) or autocannon
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
@@ -53,6 +58,7 @@ import { LOADER, runScenario } from './lib/measure.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
 import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
 import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
+import { runSteadyLoad, steadyLoadText } from './lib/steady-load.mjs';
 import { encodeCursor } from './references/work.mjs';
 
 const ALL_SCENARIOS = [
@@ -65,9 +71,12 @@ const ALL_SCENARIOS = [
   'orders-idempotent',
   'redis',
   'cold-start',
+  'steady-load',
 ];
+/** Run unless BENCH_SCENARIOS names others: all but the long steady load. */
+const DEFAULT_SCENARIOS = ALL_SCENARIOS.filter((id) => id !== 'steady-load');
 /** The scenarios that load the service beside the references. */
-const LOAD_SCENARIOS = ALL_SCENARIOS.filter((id) => id !== 'cold-start');
+const LOAD_SCENARIOS = ALL_SCENARIOS.filter((id) => id !== 'cold-start' && id !== 'steady-load');
 const REFERENCES = {
   minimal: fileURLToPath(new URL('./references/minimal.mjs', import.meta.url)),
   floor: fileURLToPath(new URL('./references/floor.mjs', import.meta.url)),
@@ -102,7 +111,7 @@ function parseOptions(argv, env) {
     if (!(value > 0)) throw new Error(`${name} must be a positive number`);
     return value;
   };
-  const scenarios = (env.BENCH_SCENARIOS || ALL_SCENARIOS.join(','))
+  const scenarios = (env.BENCH_SCENARIOS || DEFAULT_SCENARIOS.join(','))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -127,6 +136,12 @@ function parseOptions(argv, env) {
       .map((dir) => dir.trim())
       .filter(Boolean)
       .map((dir) => resolve(dir)),
+    steady: {
+      rate: number('BENCH_STEADY_RATE', 250, 250),
+      seconds: number('BENCH_STEADY_SECONDS', 600, 20),
+      window: number('BENCH_STEADY_WINDOW', 30, 5),
+      keys: number('BENCH_STEADY_KEYS', 2000, 2000),
+    },
     keepLogs: env.BENCH_KEEP_LOGS === '1',
     entry: buildEntry(env.BENCH_ENTRY || env.PETSTORE_ENTRY || 'dist/petstore.cjs', 'BENCH_ENTRY'),
     baseline: env.BENCH_BASELINE ? buildEntry(env.BENCH_BASELINE, 'BENCH_BASELINE') : undefined,
@@ -296,11 +311,24 @@ async function run(options, logDir) {
   }
   await stopAll();
 
-  /** The builds compared by the cold starts. */
+  /** The builds compared by the scenarios that start their own processes. */
   const builds = [
     { name: 'service', script: options.entry },
     ...(options.baseline ? [{ name: 'baseline', script: options.baseline }] : []),
   ];
+  if (wanted('steady-load')) {
+    log('Steady load…');
+    results.steadyLoad = await runSteadyLoad({
+      builds,
+      env: serviceEnv,
+      databaseUrl: options.databaseUrl,
+      data,
+      settings: options.steady,
+      adminKey: options.key,
+      logDir,
+      log,
+    });
+  }
   if (wanted('cold-start')) {
     log('Cold starts…');
     results.coldStart = await measureColdStarts({
@@ -334,6 +362,7 @@ function reportText(results, options) {
   const sections = [parts];
   for (const result of Object.values(results.scenarios)) sections.push(scenarioText(result));
   if (Object.keys(results.memory).length) sections.push(memoryText(results.memory));
+  if (results.steadyLoad) sections.push(steadyLoadText(results.steadyLoad));
   if (results.coldStart) sections.push(coldStartText(results.coldStart));
   sections.push(targetsText(results.targets));
   return sections.join('\n\n');
