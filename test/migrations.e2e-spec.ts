@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { SCHEMA } from '../src/app.schema.js';
 import { buildDataSourceOptions, runMigrations } from '../src/database/index.js';
-import { migrationName } from '../src/database/migration-timestamps.js';
+import { migrationName, migrationTimestamp } from '../src/database/migration-timestamps.js';
 import { recreateDatabase } from './support/spawn-service.mjs';
 
 /** A database of this suite's own on the test server, migrated from nothing. */
@@ -37,7 +37,7 @@ describe('migrations', () => {
     for (const [former, name] of renames) {
       await db.query(`UPDATE migrations SET name = $1, timestamp = $2 WHERE name = $3`, [
         former,
-        Number(former.slice(-13)),
+        migrationTimestamp(former),
         name,
       ]);
     }

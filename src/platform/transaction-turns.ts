@@ -16,8 +16,8 @@ export class TransactionTurns {
 
   /**
    * `maxWaitMs`: how long a task may wait for its turn before it is refused with 503
-   * `OVERLOADED` (the pool's own wait bound): a unit of work started inside another
-   * (which would wait for a turn its caller holds) then fails instead of hanging.
+   * `OVERLOADED` (the pool's own wait bound): a burst longer than the turns can serve
+   * in that time is shed rather than left to queue.
    */
   constructor(
     private readonly atOnce: number,
