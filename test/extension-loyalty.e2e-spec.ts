@@ -273,6 +273,7 @@ describe('an extension module: loyalty points, on the in-memory fakes', () => {
       inventory,
       new InMemoryIdempotencyRepository(tables),
       uow,
+      uow.events,
     );
     loyalty = new ExampleLoyaltyService(new InMemoryLoyaltyPointsRepository(tables), uow.events);
     loyalty.onModuleInit();

@@ -8,6 +8,7 @@ import { OrderRepository } from './domain/order.repository.js';
 import { OrdersController } from './http/orders.controller.js';
 import { IdempotencyKeyOrmEntity } from './infrastructure/idempotency-key.orm-entity.js';
 import { PlaceOrderFunction1764115200000 } from './infrastructure/migrations/1764115200000-place-order-function.js';
+import { PlaceOrderPublished1795856916517 } from './infrastructure/migrations/1795856916517-place-order-published.js';
 import { OrderOrmEntity } from './infrastructure/order.orm-entity.js';
 import { TypeOrmIdempotencyRepository } from './infrastructure/typeorm-idempotency.repository.js';
 import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repository.js';
@@ -16,7 +17,7 @@ import { TypeOrmOrderRepository } from './infrastructure/typeorm-order.repositor
 export const ORDER_ENTITIES = [OrderOrmEntity, IdempotencyKeyOrmEntity];
 
 /** This module's migrations since the core ones (its tables are in CORE_MIGRATIONS). */
-export const ORDER_MIGRATIONS = [PlaceOrderFunction1764115200000];
+export const ORDER_MIGRATIONS = [PlaceOrderFunction1764115200000, PlaceOrderPublished1795856916517];
 
 @Module({
   imports: [TypeOrmModule.forFeature(ORDER_ENTITIES), InventoryModule],

@@ -258,6 +258,14 @@ async function run(options, logDir) {
   log(`Database ${new URL(options.databaseUrl).pathname.slice(1)}: re-created; starting the service (migrates)…`);
   await recreateDatabase(options.databaseUrl);
   results.machine.postgres = await postgresVersion(options.databaseUrl);
+  if (options.baseline) {
+    // The baseline migrates the empty database first: a build that renamed migrations records
+    // their new names beside the former ones it finds, while an older build, finding only new
+    // names, would run those migrations a second time and fail.
+    const baseline = await startProcess({ name: 'baseline', script: options.baseline, env: serviceEnv, logDir });
+    await waitForOk(baseline, '/health/ready');
+    await stopProcess(baseline);
+  }
   const servers = { service: await startProcess({ name: 'service', script: options.entry, env: serviceEnv, logDir }) };
   await waitForOk(servers.service, '/health/ready');
   const loadStarted = performance.now();

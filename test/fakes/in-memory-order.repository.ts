@@ -1,7 +1,12 @@
 import type { NewOrder, Order } from '../../src/orders/domain/order.js';
-import type { OrderFilter, OrderRepository, StockPlacement } from '../../src/orders/domain/order.repository.js';
+import type {
+  OrderFilter,
+  OrderRepository,
+  PlacementPublishing,
+  StockPlacement,
+} from '../../src/orders/domain/order.repository.js';
 import { type Page, type PageRequest, toPage } from '../../src/shared/paging/page.js';
-import { foreignKeyViolation, InMemoryTables, keysetRows } from './in-memory-tables.js';
+import { foreignKeyViolation, idempotencyKey, InMemoryTables, keysetRows } from './in-memory-tables.js';
 
 /**
  * A faithful in-memory `OrderRepository` over the shared tables: ids from a
@@ -49,8 +54,31 @@ export class InMemoryOrderRepository implements OrderRepository {
     return created;
   }
 
-  /** As the SQL adapter's one statement: the rule checked on the line as stored, then take, mark and insert. */
-  async placeFromStock(order: NewOrder, ownerKeyId: number): Promise<StockPlacement | null> {
+  /**
+   * As the SQL adapter's one statement: the rule checked on the line as stored, then
+   * take, mark, insert and store the placed outcome under the Idempotency-Key (the
+   * events' outbox rows have no table here).
+   */
+  async placeFromStock(
+    order: NewOrder,
+    ownerKeyId: number,
+    publish: PlacementPublishing,
+  ): Promise<StockPlacement | null> {
+    // One statement: all of it or, when any part fails, none of it (in a transaction or not).
+    const undo = this.tables.snapshot();
+    try {
+      return await this.placeAll(order, ownerKeyId, publish);
+    } catch (error) {
+      undo();
+      throw error;
+    }
+  }
+
+  private async placeAll(
+    order: NewOrder,
+    ownerKeyId: number,
+    publish: PlacementPublishing,
+  ): Promise<StockPlacement | null> {
     const quantity = this.tables.inventory.get(order.petId);
     const pet = this.tables.pets.get(order.petId);
     if (quantity === undefined || !pet) return null;
@@ -59,7 +87,17 @@ export class InMemoryOrderRepository implements OrderRepository {
     const left = quantity - order.quantity;
     this.tables.inventory.set(order.petId, left);
     if (left === 0) this.tables.pets.set(pet.id, Object.freeze({ ...pet, status: 'pending' as const }));
-    return { before, order: await this.create(order, ownerKeyId) };
+    const placed = await this.create(order, ownerKeyId);
+    if (publish.idempotencyKey !== undefined) {
+      const id = idempotencyKey(ownerKeyId, publish.idempotencyKey);
+      const claimed = this.tables.idempotency.get(id);
+      if (claimed)
+        this.tables.idempotency.set(
+          id,
+          Object.freeze({ ...claimed, outcome: { kind: 'placed' as const, order: placed } }),
+        );
+    }
+    return { before, order: placed };
   }
 
   async completeIfOpen(id: number, shipDate: Date): Promise<Order | null> {

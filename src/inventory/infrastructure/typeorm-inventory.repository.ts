@@ -89,7 +89,10 @@ export class TypeOrmInventoryRepository implements InventoryRepository {
     const query = this.items()
       .orderBy('i.pet_id', 'ASC')
       .limit(limit + 1);
-    if (afterId !== null) query.andWhere('i.pet_id > :afterId', { afterId: toInt8(afterId) });
+    // The bound on both sides of the join (they are equal): with it on the line alone,
+    // PostgreSQL's merge join walks the pets' key from the start, ~0.4 s on a page
+    // deep into 1,000,000 pets; with both, 0.1 ms.
+    if (afterId !== null) query.andWhere('i.pet_id > :afterId AND p.id > :afterId', { afterId: toInt8(afterId) });
     if (statuses?.length) query.andWhere('p.status IN (:...statuses)', { statuses });
     return toPage((await query.getRawMany<ItemRow>()).map(toItem), limit);
   }

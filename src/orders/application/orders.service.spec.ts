@@ -50,6 +50,7 @@ describe('OrdersService', () => {
       store.inventory,
       store.idempotency,
       store.uow,
+      store.uow.events,
       { now: () => new Date(now.getTime()) },
       metrics,
     );
@@ -133,7 +134,7 @@ describe('OrdersService', () => {
       failNextCreate(new Error('disk full'));
       await expect(service.place(alice, { petId: dog, quantity: 2 })).rejects.toThrow('disk full');
       expect(quantity(dog)).toBe(5);
-      expect(store.uow.rollbacks).toBe(1);
+      expect(store.orders.all()).toEqual([]);
     });
 
     it('sells no unit twice when many orders race for the stock', async () => {
@@ -453,13 +454,28 @@ describe('OrdersService', () => {
     const types = () => store.uow.committedEvents.map((event) => event.type);
 
     it('an order records OrderPlaced and the stock change; the last unit also the status change', async () => {
+      const heard: string[] = [];
+      store.uow.events.subscribe('OrderPlaced', async (event) => void heard.push(event.type));
       const { order } = await service.place(alice, { petId: cat, quantity: 1 });
+      expect(heard).toEqual(['OrderPlaced']);
       expect(store.uow.committedEvents).toEqual([
         expect.objectContaining({ type: 'InventoryChanged', petId: cat, oldQuantity: 1, newQuantity: 0 }),
         expect.objectContaining({ type: 'PetStatusChanged', petId: cat, oldStatus: 'available', newStatus: 'pending' }),
         expect.objectContaining({ type: 'OrderPlaced', orderId: order.id, petId: cat, quantity: 1, actorKeyId: 1 }),
       ]);
       expect(store.uow.committedEvents.every((event) => event.occurredAt.getTime() === now.getTime())).toBe(true);
+    });
+
+    it('a placement is one statement, without a unit of work, when no subscriber takes its events', async () => {
+      await service.place(alice, { petId: dog, quantity: 1 });
+      expect(store.uow.commits).toBe(0);
+      expect(quantity(dog)).toBe(4);
+      store.uow.events.subscribeAll(async () => undefined, { published: false });
+      await service.place(alice, { petId: dog, quantity: 1 });
+      expect(store.uow.commits).toBe(0);
+      store.uow.events.subscribe('PetStatusChanged', async () => undefined);
+      await service.place(alice, { petId: dog, quantity: 1 });
+      expect(store.uow.commits).toBe(1);
     });
 
     it('a refused order, remembered under its Idempotency-Key or not, records nothing', async () => {

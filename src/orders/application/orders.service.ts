@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@petstore/errors';
 import { type InventoryLine, inventoryLineEvents, InventoryRepository } from '../../inventory/index.js';
+import { DomainEventSubscriptions } from '../../shared/domain-events/domain-events.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
@@ -48,6 +49,7 @@ export class OrdersService {
     private readonly inventory: InventoryRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly uow: UnitOfWork,
+    private readonly events: DomainEventSubscriptions,
     @Optional() private readonly clock: Clock = systemClock,
     @Optional() private readonly metrics: StoreMetrics = NO_STORE_METRICS,
   ) {}
@@ -65,11 +67,13 @@ export class OrdersService {
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
     if (!idempotency) {
-      const placement = await this.uow.run(async (tx) => {
-        const attempt = await this.tryPlace(tx, viewer, input);
-        if (attempt instanceof DomainError) throw attempt;
-        return attempt;
-      });
+      // The placing statement is the whole change: a transaction around it only holds
+      // the hot line's lock for one more round trip (the COMMIT), unless a subscriber
+      // needs to join it.
+      const attempt = this.events.wantsPublished(PLACEMENT_EVENTS)
+        ? await this.uow.run((tx) => this.tryPlace(tx, viewer, input).then(placedOrThrow))
+        : await this.tryPlace(undefined, viewer, input);
+      const placement = placedOrThrow(attempt);
       this.reportPlaced(placement);
       return { order: placement.order, replayed: false };
     }
@@ -82,10 +86,13 @@ export class OrdersService {
         if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
         return { outcome: previous.outcome, replayed: true, placement: null };
       }
-      const attempt = await this.tryPlace(tx, viewer, input);
-      const outcome = attempt instanceof DomainError ? refusedOutcome(attempt) : placedOutcome(attempt);
-      await this.idempotency.record(viewer.keyId, idempotency.key, outcome, tx);
-      return { outcome, replayed: false, placement: attempt instanceof DomainError ? null : attempt };
+      const attempt = await this.tryPlace(tx, viewer, input, key);
+      if (!(attempt instanceof DomainError))
+        return { outcome: placedOutcome(attempt), replayed: false, placement: attempt };
+      // The placing statement stored a placed outcome; a refusal's is stored here.
+      const outcome = refusedOutcome(attempt);
+      await this.idempotency.record(viewer.keyId, key, outcome, tx);
+      return { outcome, replayed: false, placement: null };
     });
     if (placement) this.reportPlaced(placement);
     return { order: replay(outcome), replayed };
@@ -123,15 +130,24 @@ export class OrdersService {
   }
 
   /**
-   * One statement applies the rule, takes the units and inserts the order, so the
-   * line is locked for the shortest time (a hot pet's orders queue on that lock).
-   * The domain rule stays the judge: it names the refusal when the store took
-   * nothing. A refusal is returned, not thrown, and has written nothing: it can be
-   * remembered under an Idempotency-Key in the same transaction. A store that
-   * disagrees with the rule is a fault, thrown, and the transaction rolls back.
+   * One statement applies the rule, takes the units, inserts the order and publishes
+   * it (its events in the outbox, its outcome under `idempotencyKey`), so the line is
+   * locked for the shortest time: a hot pet's orders queue on that lock, and only
+   * the COMMIT follows (docs/orders.md). The domain rule stays the judge: it names
+   * the refusal when the store took nothing. A refusal is returned, not thrown, and
+   * has written nothing: it can be remembered under an Idempotency-Key in the same
+   * transaction. A store that disagrees with the rule is a fault, thrown, and the
+   * transaction rolls back.
    */
-  private async tryPlace(tx: Transaction, viewer: OrderViewer, input: NewOrder): Promise<Placement | DomainError> {
-    const placement = await this.orders.placeFromStock(input, viewer.keyId, tx);
+  private async tryPlace(
+    tx: Transaction | undefined,
+    viewer: OrderViewer,
+    input: NewOrder,
+    idempotencyKey?: string,
+  ): Promise<Placement | DomainError> {
+    const now = this.clock.now();
+    const publish = { occurredAt: now, idempotencyKey };
+    const placement = await this.orders.placeFromStock(input, viewer.keyId, publish, tx);
     if (!placement) return new OrderPetNotFoundError(input.petId);
     const { before, order } = placement;
     const after = ruleOutcome(() => placeOrder(before, input.quantity));
@@ -139,11 +155,15 @@ export class OrdersService {
       if (after instanceof DomainError) return after;
       throw new Error(`The store refused an order on pet ${input.petId} that the rule allows`);
     }
+    // Without a transaction the statement has committed: the fault is reported, not undone.
     if (after instanceof DomainError)
       throw new Error(`The store placed an order on pet ${input.petId} that the rule refuses`);
-    const now = this.clock.now();
-    for (const event of inventoryLineEvents(before, after, viewer.keyId, now)) tx.record(event);
-    tx.record(orderPlaced(order, viewer.keyId, now));
+    if (tx) {
+      // For the subscribers that join the transaction; the statement wrote the outbox rows.
+      for (const event of inventoryLineEvents(before, after, viewer.keyId, now))
+        tx.record({ ...event, published: true });
+      tx.record({ ...orderPlaced(order, viewer.keyId, now), published: true });
+    }
     return { order, stockOut: after.quantity === 0 };
   }
 
@@ -167,6 +187,14 @@ export class OrdersService {
   private async notOpen(tx: Transaction, id: number): Promise<DomainError> {
     return (await this.orders.findById(id, tx)) ? new OrderAlreadyCompleteError(id) : new OrderNotFoundError(id);
   }
+}
+
+/** The events a placement publishes (`OrdersService.tryPlace`). */
+const PLACEMENT_EVENTS = ['InventoryChanged', 'PetStatusChanged', 'OrderPlaced'] as const;
+
+function placedOrThrow(attempt: Placement | DomainError): Placement {
+  if (attempt instanceof DomainError) throw attempt;
+  return attempt;
 }
 
 /** The rule's answer: the line after it, or its refusal. */

@@ -25,8 +25,20 @@ export abstract class OrderRepository {
    * pending, and the order is inserted. Returns the line as it was before (read
    * under the lock) and the order, null when the line refused it; null when the pet
    * has no inventory line. The caller checks the outcome against the domain rule.
+   *
+   * A placed order is published with it, in the same statement (`publish`): the
+   * events the rule yields for it (the line's `inventoryLineEvents`, then
+   * `OrderPlaced`, at `occurredAt`) are in the outbox, and under an Idempotency-Key
+   * the placed outcome is stored. The caller records those events as `published`
+   * and stores a refusal's outcome itself. Without `tx`, the statement is a
+   * transaction of its own.
    */
-  abstract placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null>;
+  abstract placeFromStock(
+    order: NewOrder,
+    ownerKeyId: number,
+    publish: PlacementPublishing,
+    tx?: Transaction,
+  ): Promise<StockPlacement | null>;
   /** Marks an open order complete; null when it is not open (missing or already complete). */
   abstract completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null>;
   /** Deletes an open order; null when it is not open. */
@@ -37,4 +49,12 @@ export abstract class OrderRepository {
 export interface StockPlacement {
   readonly before: StockLine;
   readonly order: Order | null;
+}
+
+/** What `placeFromStock` publishes with a placed order. */
+export interface PlacementPublishing {
+  /** The time of the placement's events. */
+  readonly occurredAt: Date;
+  /** The request's Idempotency-Key (already claimed in the transaction): the placed outcome is stored under it. */
+  readonly idempotencyKey?: string;
 }

@@ -6,21 +6,22 @@ import type { PetStatus } from '../../pets/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { NewOrder, Order } from '../domain/order.js';
-import type { OrderFilter, OrderRepository, StockPlacement } from '../domain/order.repository.js';
+import type { OrderFilter, OrderRepository, PlacementPublishing, StockPlacement } from '../domain/order.repository.js';
 import { OrderMapper } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
 
 /**
- * Places an order ($1 pet id, $2 units, $3 ship date, $4 owner key id) through
- * the `orders_place_from_stock` function (migration PlaceOrderFunction): it
- * locks the pet's inventory line, as every store use case does first, then in
- * one statement, only when the pet is available with enough units, takes them,
- * makes the pet pending on the last unit and inserts the order. No row: the pet
- * has no inventory line. One round trip, so the line is not held while the
- * answer travels to the service and the next statement back.
+ * Places an order ($1 pet id, $2 units, $3 ship date, $4 owner key id, $5 time of
+ * its events, $6 Idempotency-Key or null) through the `orders_place` function
+ * (migration PlaceOrderPublished): it locks the pet's inventory line, as every
+ * store use case does first, then, only when the pet is available with enough
+ * units, takes them, makes the pet pending on the last unit, inserts the order,
+ * stores the outcome under the Idempotency-Key and appends the events to the
+ * outbox. No row: the pet has no inventory line. One round trip, so the line is
+ * held for the COMMIT that follows and nothing else; or, outside a transaction,
+ * only inside PostgreSQL.
  */
-const PLACE_FROM_STOCK =
-  'SELECT line_quantity, line_status, order_id::text FROM orders_place_from_stock($1, $2, $3, $4)';
+const PLACE_FROM_STOCK = 'SELECT line_quantity, line_status, order_id::text FROM orders_place($1, $2, $3, $4, $5, $6)';
 
 /** The row of {@link PLACE_FROM_STOCK}: the line before, and the new order's id (null: nothing taken). */
 interface PlaceFromStockRow {
@@ -70,13 +71,20 @@ export class TypeOrmOrderRepository implements OrderRepository {
     return OrderMapper.toDomain(saved);
   }
 
-  async placeFromStock(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<StockPlacement | null> {
+  async placeFromStock(
+    order: NewOrder,
+    ownerKeyId: number,
+    publish: PlacementPublishing,
+    tx?: Transaction,
+  ): Promise<StockPlacement | null> {
     const shipDate = order.shipDate ?? null;
-    const [row] = await managerOf(tx).query<PlaceFromStockRow[]>(PLACE_FROM_STOCK, [
+    const [row] = await (tx ? managerOf(tx) : this.rows.manager).query<PlaceFromStockRow[]>(PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
       shipDate,
       toInt8(ownerKeyId),
+      publish.occurredAt,
+      publish.idempotencyKey ?? null,
     ]);
     if (!row) return null;
     const before = { petId: order.petId, quantity: row.line_quantity, status: row.line_status };

@@ -9,4 +9,11 @@ export interface DomainEvent {
   readonly occurredAt: Date;
   /** The API key on whose behalf the change was made; null for the service's own work. */
   readonly actorKeyId: number | null;
+  /**
+   * Set when the statement that made the change also wrote the event's public form
+   * to the outbox (an order placement does, so that its lock is held for the COMMIT
+   * alone: docs/orders.md): the outbox subscriber skips it; every other subscriber
+   * gets it as usual. A use case that records its events with `tx.record` leaves it unset.
+   */
+  readonly published?: true;
 }

@@ -13,8 +13,24 @@ export type DomainEventBatchHandler = (events: readonly DomainEvent[], tx: Trans
  */
 export abstract class DomainEventSubscriptions {
   abstract subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void;
-  /** Every event of a transaction, of any type, in one call before the commit (still inside the transaction). */
-  abstract subscribeAll(handler: DomainEventBatchHandler): void;
+  /**
+   * Every event of a transaction, of any type, in one call before the commit (still
+   * inside the transaction). `{ published: false }`: only the events that are not
+   * `published` (the outbox, whose rows a publishing statement already wrote).
+   */
+  abstract subscribeAll(handler: DomainEventBatchHandler, options?: BatchSubscriptionOptions): void;
+  /**
+   * Whether a subscriber takes events of these types when their statement published
+   * them: a per-type handler, or a batch handler that takes published events. When
+   * none does, a use case whose change is one publishing statement runs it without a
+   * transaction around it (an order placement: docs/orders.md).
+   */
+  abstract wantsPublished(types: readonly string[]): boolean;
+}
+
+export interface BatchSubscriptionOptions {
+  /** false: the handler gets only the events no statement published (default true: all). */
+  readonly published?: boolean;
 }
 
 /**
@@ -25,7 +41,7 @@ export abstract class DomainEventSubscriptions {
  */
 export class DomainEventBus implements DomainEventSubscriptions {
   private readonly handlers = new Map<string, Array<DomainEventHandler<DomainEvent>>>();
-  private readonly batchHandlers: DomainEventBatchHandler[] = [];
+  private readonly batchHandlers: Array<{ handle: DomainEventBatchHandler; published: boolean }> = [];
 
   subscribe<E extends DomainEvent>(type: E['type'], handler: DomainEventHandler<E>): void {
     const list = this.handlers.get(type) ?? [];
@@ -33,8 +49,12 @@ export class DomainEventBus implements DomainEventSubscriptions {
     this.handlers.set(type, list);
   }
 
-  subscribeAll(handler: DomainEventBatchHandler): void {
-    this.batchHandlers.push(handler);
+  subscribeAll(handler: DomainEventBatchHandler, { published = true }: BatchSubscriptionOptions = {}): void {
+    this.batchHandlers.push({ handle: handler, published });
+  }
+
+  wantsPublished(types: readonly string[]): boolean {
+    return this.batchHandlers.some((h) => h.published) || types.some((type) => this.handlers.has(type));
   }
 
   /** Whether anyone listens at all: a unit of work without subscribers skips dispatch. */
@@ -51,7 +71,10 @@ export class DomainEventBus implements DomainEventSubscriptions {
         for (const handler of this.handlers.get(event.type) ?? []) await handler(event, tx);
       }
       if (batch.length === 0 || this.batchHandlers.length === 0) return;
-      for (const handler of this.batchHandlers) await handler(batch, tx);
+      for (const { handle, published } of this.batchHandlers) {
+        const events = published ? batch : batch.filter((event) => !event.published);
+        if (events.length > 0) await handle(events, tx);
+      }
     }
   }
 }
