@@ -12,7 +12,6 @@ import {
 } from './extension/example-loyalty/index.js';
 import {
   InMemoryCategoryRepository,
-  InMemoryIdempotencyRepository,
   InMemoryOrderRepository,
   InMemoryPetRepository,
   InMemoryInventoryRepository,
@@ -268,13 +267,7 @@ describe('an extension module: loyalty points, on the in-memory fakes', () => {
     const categoryId = (await new InMemoryCategoryRepository(tables).create({ name: 'Dogs' })).id;
     pets.insert({ id: petId, name: 'Rex', categoryId, status: 'available' });
     inventory.setQuantity(petId, 5);
-    orders = new OrdersService(
-      new InMemoryOrderRepository(tables),
-      inventory,
-      new InMemoryIdempotencyRepository(tables),
-      uow,
-      uow.events,
-    );
+    orders = new OrdersService(new InMemoryOrderRepository(tables), inventory, uow, uow.events);
     loyalty = new ExampleLoyaltyService(new InMemoryLoyaltyPointsRepository(tables), uow.events);
     loyalty.onModuleInit();
   });

@@ -636,13 +636,14 @@ describe('store orders (e2e)', () => {
       expect(await orderRows(55555555)).toBe(0);
     });
 
-    it('remembers the key of a refusal in the database', async () => {
-      await place(alice.secret, { petId, quantity: 11 }, 'refusal-stored').expect(409);
+    it('remembers the key of a refusal in the database, as the line the rule refused it on', async () => {
+      const { quantity } = await inventory(petId);
+      await place(alice.secret, { petId, quantity: quantity + 1 }, 'refusal-stored').expect(409);
       const rows = await t.db.query(
-        `SELECT outcome->>'code' AS code FROM idempotency_keys WHERE key = 'refusal-stored' AND api_key_id = $1`,
+        `SELECT outcome FROM idempotency_keys WHERE key = 'refusal-stored' AND api_key_id = $1`,
         [alice.id],
       );
-      expect(rows).toEqual([{ code: 'INSUFFICIENT_STOCK' }]);
+      expect(rows).toEqual([{ outcome: { kind: 'refused', line: { quantity, status: 'available' } } }]);
     });
 
     it('does not remember a request refused by validation', async () => {

@@ -3,8 +3,9 @@ import type {
   OrderFilter,
   OrderRepository,
   PlacementPublishing,
-  StockPlacement,
+  PlacementResult,
 } from '../../src/orders/domain/order.repository.js';
+import { IDEMPOTENCY_RETENTION_MS, type OrderOutcome } from '../../src/orders/domain/idempotency.js';
 import { type Page, type PageRequest, toPage } from '../../src/shared/paging/page.js';
 import { foreignKeyViolation, idempotencyKey, InMemoryTables, keysetRows } from './in-memory-tables.js';
 
@@ -14,6 +15,9 @@ import { foreignKeyViolation, idempotencyKey, InMemoryTables, keysetRows } from 
  * `completeIfOpen`/`deleteIfOpen` acting only on open orders, each in one step.
  */
 export class InMemoryOrderRepository implements OrderRepository {
+  /** The placements in progress, one after the other. */
+  private statements: Promise<unknown> = Promise.resolve();
+
   constructor(readonly tables: InMemoryTables = new InMemoryTables()) {}
 
   /** Every stored order, ascending by id (for assertions). */
@@ -55,49 +59,67 @@ export class InMemoryOrderRepository implements OrderRepository {
   }
 
   /**
-   * As the SQL adapter's one statement: the rule checked on the line as stored, then
-   * take, mark, insert and store the placed outcome under the Idempotency-Key (the
-   * events' outbox rows have no table here).
+   * As the SQL adapter's one statement (`orders_place`), all of it or, when any part
+   * fails, none of it, one at a time (a concurrent one with the same key waits, as on
+   * the key's row): claim the Idempotency-Key (or return the record an earlier
+   * request left), check the rule on the line as stored, then take, mark,
+   * insert and store the outcome (the events' outbox rows have no table here).
    */
-  async placeFromStock(
-    order: NewOrder,
-    ownerKeyId: number,
-    publish: PlacementPublishing,
-  ): Promise<StockPlacement | null> {
-    // One statement: all of it or, when any part fails, none of it (in a transaction or not).
-    const undo = this.tables.snapshot();
-    try {
-      return await this.placeAll(order, ownerKeyId, publish);
-    } catch (error) {
-      undo();
-      throw error;
-    }
+  placeFromStock(order: NewOrder, ownerKeyId: number, publish: PlacementPublishing): Promise<PlacementResult> {
+    const placed = this.statements.then(async () => {
+      const undo = this.tables.snapshot();
+      try {
+        return await this.placeAll(order, ownerKeyId, publish);
+      } catch (error) {
+        undo();
+        throw error;
+      }
+    });
+    this.statements = placed.catch(() => undefined);
+    return placed;
   }
 
   private async placeAll(
     order: NewOrder,
     ownerKeyId: number,
-    publish: PlacementPublishing,
-  ): Promise<StockPlacement | null> {
+    { occurredAt, idempotency }: PlacementPublishing,
+  ): Promise<PlacementResult> {
+    const id = idempotency && idempotencyKey(ownerKeyId, idempotency.key);
+    if (id && idempotency) {
+      const existing = this.tables.idempotency.get(id);
+      if (existing && existing.createdAt.getTime() >= occurredAt.getTime() - IDEMPOTENCY_RETENTION_MS) {
+        if (!existing.outcome) throw new Error('idempotency record without outcome after its request ended');
+        return {
+          kind: 'replay',
+          record: { requestHash: existing.requestHash, outcome: structuredClone(existing.outcome) },
+        };
+      }
+      this.tables.idempotency.set(id, { requestHash: idempotency.requestHash, outcome: null, createdAt: occurredAt });
+    }
+    const result = await this.tryLine(order, ownerKeyId);
+    if (id) {
+      const outcome: OrderOutcome = result.order
+        ? { kind: 'placed', order: result.order }
+        : {
+            kind: 'refusedOn',
+            line: result.before && { quantity: result.before.quantity, status: result.before.status },
+          };
+      const claimed = this.tables.idempotency.get(id);
+      if (claimed) this.tables.idempotency.set(id, Object.freeze({ ...claimed, outcome }));
+    }
+    return result;
+  }
+
+  private async tryLine(order: NewOrder, ownerKeyId: number): Promise<PlacementResult & { kind: 'tried' }> {
     const quantity = this.tables.inventory.get(order.petId);
     const pet = this.tables.pets.get(order.petId);
-    if (quantity === undefined || !pet) return null;
+    if (quantity === undefined || !pet) return { kind: 'tried', before: null, order: null };
     const before = { petId: order.petId, quantity, status: pet.status };
-    if (pet.status !== 'available' || quantity < order.quantity) return { before, order: null };
+    if (pet.status !== 'available' || quantity < order.quantity) return { kind: 'tried', before, order: null };
     const left = quantity - order.quantity;
     this.tables.inventory.set(order.petId, left);
     if (left === 0) this.tables.pets.set(pet.id, Object.freeze({ ...pet, status: 'pending' as const }));
-    const placed = await this.create(order, ownerKeyId);
-    if (publish.idempotencyKey !== undefined) {
-      const id = idempotencyKey(ownerKeyId, publish.idempotencyKey);
-      const claimed = this.tables.idempotency.get(id);
-      if (claimed)
-        this.tables.idempotency.set(
-          id,
-          Object.freeze({ ...claimed, outcome: { kind: 'placed' as const, order: placed } }),
-        );
-    }
-    return { before, order: placed };
+    return { kind: 'tried', before, order: await this.create(order, ownerKeyId) };
   }
 
   async completeIfOpen(id: number, shipDate: Date): Promise<Order | null> {

@@ -1,6 +1,7 @@
 import { DomainError, STATUS_BY_KIND } from '@petstore/errors';
 import { createInMemoryDatabase, type InMemoryDatabase } from '../../../test/fakes/index.js';
 import { RecordingStoreMetrics } from '../../../test/fakes/recording-store-metrics.js';
+import { idempotencyKey } from '../../../test/fakes/in-memory-tables.js';
 import { InsufficientStockError } from '../../inventory/index.js';
 import type { PetStatus } from '../../pets/index.js';
 import type { OrderViewer } from '../domain/order.js';
@@ -48,7 +49,6 @@ describe('OrdersService', () => {
     service = new OrdersService(
       store.orders,
       store.inventory,
-      store.idempotency,
       store.uow,
       store.uow.events,
       { now: () => new Date(now.getTime()) },
@@ -339,6 +339,17 @@ describe('OrdersService', () => {
       expect(again).toMatchObject({ code: 'INSUFFICIENT_STOCK', kind: 'conflict', message: error.message });
       expect(store.orders.all()).toEqual([]);
       expect(quantity(dog)).toBe(100);
+    });
+
+    it('replays a refusal stored by the build before, as the error it stored', async () => {
+      store.tables.idempotency.set(idempotencyKey(alice.keyId, 'k-old'), {
+        requestHash: 'hash-a',
+        createdAt: now,
+        outcome: { kind: 'refused', code: 'INSUFFICIENT_STOCK', errorKind: 'conflict', message: 'as it was said' },
+      });
+      const again = await failure(service.place(alice, { petId: dog, quantity: 1 }, token('k-old')));
+      expect(again).toMatchObject({ code: 'INSUFFICIENT_STOCK', kind: 'conflict', message: 'as it was said' });
+      expect(store.orders.all()).toEqual([]);
     });
 
     it('replays PET_NOT_AVAILABLE and PET_NOT_FOUND refusals with their codes and kinds', async () => {

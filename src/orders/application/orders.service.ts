@@ -5,7 +5,7 @@ import { DomainEventSubscriptions } from '../../shared/domain-events/domain-even
 import { Clock, systemClock } from '../../shared/clock.js';
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
-import { IdempotencyRepository, type OrderOutcome } from '../domain/idempotency.js';
+import type { OrderOutcome } from '../domain/idempotency.js';
 import { orderCancelled, orderCompleted, orderPlaced } from '../domain/order.events.js';
 import { canSee, type NewOrder, type Order, type OrderViewer } from '../domain/order.js';
 import { cancelOrder, completeOrder, placeOrder } from '../domain/order-rules.js';
@@ -47,7 +47,6 @@ export class OrdersService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly inventory: InventoryRepository,
-    private readonly idempotency: IdempotencyRepository,
     private readonly uow: UnitOfWork,
     private readonly events: DomainEventSubscriptions,
     @Optional() private readonly clock: Clock = systemClock,
@@ -66,36 +65,18 @@ export class OrdersService {
   }
 
   async place(viewer: OrderViewer, input: NewOrder, idempotency?: IdempotencyToken): Promise<PlacedOrder> {
-    if (!idempotency) {
-      // The placing statement is the whole change: a transaction around it only holds
-      // the hot line's lock for one more round trip (the COMMIT), unless a subscriber
-      // needs to join it.
-      const attempt = this.events.wantsPublished(PLACEMENT_EVENTS)
-        ? await this.uow.run((tx) => this.tryPlace(tx, viewer, input).then(placedOrThrow))
-        : await this.tryPlace(undefined, viewer, input);
-      const placement = placedOrThrow(attempt);
-      this.reportPlaced(placement);
-      return { order: placement.order, replayed: false };
-    }
-    // The outcome leaves the transaction before it is replayed: a refusal is thrown
-    // only after its record has committed, so the key remembers it.
-    const { outcome, replayed, placement } = await this.uow.run(async (tx) => {
-      const { key, requestHash } = idempotency;
-      const previous = await this.idempotency.claim(viewer.keyId, key, requestHash, this.clock.now(), tx);
-      if (previous) {
-        if (previous.requestHash !== idempotency.requestHash) throw new IdempotencyKeyReusedError();
-        return { outcome: previous.outcome, replayed: true, placement: null };
-      }
-      const attempt = await this.tryPlace(tx, viewer, input, key);
-      if (!(attempt instanceof DomainError))
-        return { outcome: placedOutcome(attempt), replayed: false, placement: attempt };
-      // The placing statement stored a placed outcome; a refusal's is stored here.
-      const outcome = refusedOutcome(attempt);
-      await this.idempotency.record(viewer.keyId, key, outcome, tx);
-      return { outcome, replayed: false, placement: null };
-    });
-    if (placement) this.reportPlaced(placement);
-    return { order: replay(outcome), replayed };
+    // The placing statement is the whole change (docs/orders.md, Placing an order): a
+    // transaction around it would hold the hot line's lock for one more round trip
+    // (the COMMIT), so there is one only when a subscriber needs to join it. A refusal
+    // comes out as a value and is thrown after: under an Idempotency-Key, its record
+    // has committed.
+    const attempt = this.events.wantsPublished(PLACEMENT_EVENTS)
+      ? await this.uow.run((tx) => this.tryPlace(viewer, input, idempotency, tx))
+      : await this.tryPlace(viewer, input, idempotency);
+    if (attempt.kind === 'replay') return { order: replay(attempt.outcome, input), replayed: true };
+    if (attempt.placement instanceof DomainError) throw attempt.placement;
+    this.reportPlaced(attempt.placement);
+    return { order: attempt.placement.order, replayed: false };
   }
 
   async complete(viewer: OrderViewer, id: number, shipDate?: Date): Promise<Order> {
@@ -130,32 +111,33 @@ export class OrdersService {
   }
 
   /**
-   * One statement applies the rule, takes the units, inserts the order and publishes
-   * it (its events in the outbox, its outcome under `idempotencyKey`), so the line is
-   * locked for the shortest time: a hot pet's orders queue on that lock, and only
-   * the COMMIT follows (docs/orders.md). The domain rule stays the judge: it names
-   * the refusal when the store took nothing. A refusal is returned, not thrown, and
-   * has written nothing: it can be remembered under an Idempotency-Key in the same
-   * transaction. A store that disagrees with the rule is a fault, thrown, and the
-   * transaction rolls back.
+   * One statement claims the Idempotency-Key (or finds what an earlier request left),
+   * applies the rule, takes the units, inserts the order and publishes it (its events
+   * in the outbox, its outcome under the key), so the line is locked for the shortest
+   * time. The domain rule stays the judge: it names the refusal when the store took
+   * nothing. A refusal is returned, not thrown. A store that disagrees with the rule
+   * is a fault, thrown (in a transaction, it rolls back; without one, the statement
+   * has committed and the fault is reported, not undone).
    */
   private async tryPlace(
-    tx: Transaction | undefined,
     viewer: OrderViewer,
     input: NewOrder,
-    idempotencyKey?: string,
-  ): Promise<Placement | DomainError> {
+    idempotency: IdempotencyToken | undefined,
+    tx?: Transaction,
+  ): Promise<Attempt> {
     const now = this.clock.now();
-    const publish = { occurredAt: now, idempotencyKey };
-    const placement = await this.orders.placeFromStock(input, viewer.keyId, publish, tx);
-    if (!placement) return new OrderPetNotFoundError(input.petId);
-    const { before, order } = placement;
+    const result = await this.orders.placeFromStock(input, viewer.keyId, { occurredAt: now, idempotency }, tx);
+    if (result.kind === 'replay') {
+      if (result.record.requestHash !== idempotency?.requestHash) throw new IdempotencyKeyReusedError();
+      return { kind: 'replay', outcome: result.record.outcome };
+    }
+    const { before, order } = result;
+    if (!before) return { kind: 'tried', placement: new OrderPetNotFoundError(input.petId) };
     const after = ruleOutcome(() => placeOrder(before, input.quantity));
     if (!order) {
-      if (after instanceof DomainError) return after;
+      if (after instanceof DomainError) return { kind: 'tried', placement: after };
       throw new Error(`The store refused an order on pet ${input.petId} that the rule allows`);
     }
-    // Without a transaction the statement has committed: the fault is reported, not undone.
     if (after instanceof DomainError)
       throw new Error(`The store placed an order on pet ${input.petId} that the rule refuses`);
     if (tx) {
@@ -164,7 +146,7 @@ export class OrdersService {
         tx.record({ ...event, published: true });
       tx.record({ ...orderPlaced(order, viewer.keyId, now), published: true });
     }
-    return { order, stockOut: after.quantity === 0 };
+    return { kind: 'tried', placement: { order, stockOut: after.quantity === 0 } };
   }
 
   /** Saves an inventory line's transition and records what it amounts to. */
@@ -192,10 +174,10 @@ export class OrdersService {
 /** The events a placement publishes (`OrdersService.tryPlace`). */
 const PLACEMENT_EVENTS = ['InventoryChanged', 'PetStatusChanged', 'OrderPlaced'] as const;
 
-function placedOrThrow(attempt: Placement | DomainError): Placement {
-  if (attempt instanceof DomainError) throw attempt;
-  return attempt;
-}
+/** What a placement came to: a replay of an earlier request's outcome, or a fresh placement or refusal. */
+type Attempt =
+  | { readonly kind: 'replay'; readonly outcome: OrderOutcome }
+  | { readonly kind: 'tried'; readonly placement: Placement | DomainError };
 
 /** The rule's answer: the line after it, or its refusal. */
 function ruleOutcome<T>(rule: () => T): T | DomainError {
@@ -207,16 +189,15 @@ function ruleOutcome<T>(rule: () => T): T | DomainError {
   }
 }
 
-const placedOutcome = (placement: Placement): OrderOutcome => ({ kind: 'placed', order: placement.order });
-
-const refusedOutcome = (refusal: DomainError): OrderOutcome => ({
-  kind: 'refused',
-  code: refusal.code,
-  errorKind: refusal.kind,
-  message: refusal.message,
-});
-
-function replay(outcome: OrderOutcome): Order {
+/** The first answer again: the order, or the refusal — named again by the rule from the line it was refused on. */
+function replay(outcome: OrderOutcome, input: NewOrder): Order {
+  if (outcome.kind === 'placed') return outcome.order;
   if (outcome.kind === 'refused') throw new ReplayedRefusal(outcome.code, outcome.errorKind, outcome.message);
-  return outcome.order;
+  const refusal = outcome.line
+    ? ruleOutcome(() => placeOrder({ petId: input.petId, ...outcome.line! }, input.quantity))
+    : new OrderPetNotFoundError(input.petId);
+  if (!(refusal instanceof DomainError)) {
+    throw new Error(`A refusal stored for pet ${input.petId} is allowed by the rule now`);
+  }
+  throw new ReplayedRefusal(refusal.code, refusal.kind, refusal.message);
 }

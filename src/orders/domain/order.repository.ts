@@ -1,6 +1,7 @@
 import type { Page, PageRequest } from '../../shared/paging/page.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { StockLine } from '../../inventory/index.js';
+import type { IdempotencyRecord } from './idempotency.js';
 import type { NewOrder, Order } from './order.js';
 
 export interface OrderFilter {
@@ -19,42 +20,42 @@ export abstract class OrderRepository {
   abstract findPage(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   abstract create(order: NewOrder, ownerKeyId: number, tx: Transaction): Promise<Order>;
   /**
-   * Places `order` against its pet's stock under the pet's inventory line lock,
-   * taken as late and held as briefly as possible: when the line allows it (`placeOrder`'s
-   * rule: available, enough units) the units are taken, the last unit makes the pet
-   * pending, and the order is inserted. Returns the line as it was before (read
-   * under the lock) and the order, null when the line refused it; null when the pet
-   * has no inventory line. The caller checks the outcome against the domain rule.
+   * Places `order` against its pet's stock, in one statement, under the pet's
+   * inventory line lock taken as late and held as briefly as possible: when the line
+   * allows it (`placeOrder`'s rule: available, enough units) the units are taken, the
+   * last unit makes the pet pending, and the order is inserted. Returns the line as it
+   * was before (read under the lock; null: the pet has no inventory line) and the
+   * order, null when the line refused it. The caller checks the outcome against the
+   * domain rule.
    *
-   * A placed order is published with it, in the same statement (`publish`): the
-   * events the rule yields for it (the line's `inventoryLineEvents`, then
-   * `OrderPlaced`, at `occurredAt`) are in the outbox, and under an Idempotency-Key
-   * the placed outcome is stored. The caller records those events as `published`
-   * and stores a refusal's outcome itself. Without `tx`, the statement is a
-   * transaction of its own.
+   * The same statement publishes a placed order: the events the rule yields for it
+   * (the line's `inventoryLineEvents`, then `OrderPlaced`, at `occurredAt`) are in the
+   * outbox, and the caller records them as `published`. Under an Idempotency-Key it
+   * first claims the key — or returns, as `replay`, what an earlier request under it
+   * left (a concurrent one is waited for) — and stores the outcome. Without `tx`, the
+   * statement is a transaction of its own.
    */
   abstract placeFromStock(
     order: NewOrder,
     ownerKeyId: number,
     publish: PlacementPublishing,
     tx?: Transaction,
-  ): Promise<StockPlacement | null>;
+  ): Promise<PlacementResult>;
   /** Marks an open order complete; null when it is not open (missing or already complete). */
   abstract completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null>;
   /** Deletes an open order; null when it is not open. */
   abstract deleteIfOpen(id: number, tx: Transaction): Promise<Order | null>;
 }
 
-/** What `placeFromStock` did: the line it found, and the order it placed (null: it took nothing). */
-export interface StockPlacement {
-  readonly before: StockLine;
-  readonly order: Order | null;
-}
+/** What `placeFromStock` did: replayed an earlier request's record, or tried the line. */
+export type PlacementResult =
+  | { readonly kind: 'replay'; readonly record: IdempotencyRecord }
+  | { readonly kind: 'tried'; readonly before: StockLine | null; readonly order: Order | null };
 
-/** What `placeFromStock` publishes with a placed order. */
+/** What `placeFromStock` publishes with its outcome. */
 export interface PlacementPublishing {
-  /** The time of the placement's events. */
+  /** The time of the placement's events (and of the Idempotency-Key's claim). */
   readonly occurredAt: Date;
-  /** The request's Idempotency-Key (already claimed in the transaction): the placed outcome is stored under it. */
-  readonly idempotencyKey?: string;
+  /** The request's Idempotency-Key and the fingerprint of its body. */
+  readonly idempotency?: { readonly key: string; readonly requestHash: string };
 }

@@ -1,4 +1,5 @@
 import { fromInt8, toInt8 } from '../../database/index.js';
+import type { OrderOutcome } from '../domain/idempotency.js';
 import type { NewOrder, Order } from '../domain/order.js';
 import type { OrderOrmEntity } from './order.orm-entity.js';
 
@@ -39,3 +40,15 @@ export const OrderMapper = {
     return { ...json, shipDate: json.shipDate === null ? null : new Date(json.shipDate) };
   },
 };
+
+/** An outcome as `orders_place` stores it under an Idempotency-Key (and, for `refused`, builds before it). */
+export type StoredOutcome =
+  | { kind: 'placed'; order: OrderJson }
+  | { kind: 'refused'; line: Extract<OrderOutcome, { kind: 'refusedOn' }>['line'] }
+  | Extract<OrderOutcome, { kind: 'refused' }>;
+
+export function fromStored(stored: StoredOutcome): OrderOutcome {
+  if (stored.kind === 'placed') return { kind: 'placed', order: OrderMapper.fromJson(stored.order) };
+  if ('line' in stored) return { kind: 'refusedOn', line: stored.line };
+  return stored;
+}

@@ -6,28 +6,31 @@ import type { PetStatus } from '../../pets/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import type { NewOrder, Order } from '../domain/order.js';
-import type { OrderFilter, OrderRepository, PlacementPublishing, StockPlacement } from '../domain/order.repository.js';
-import { OrderMapper } from './order.mapper.js';
+import { IDEMPOTENCY_RETENTION_MS } from '../domain/idempotency.js';
+import type { OrderFilter, OrderRepository, PlacementPublishing, PlacementResult } from '../domain/order.repository.js';
+import { fromStored, OrderMapper, type StoredOutcome } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
 
 /**
- * Places an order ($1 pet id, $2 units, $3 ship date, $4 owner key id, $5 time of
- * its events, $6 Idempotency-Key or null) through the `orders_place` function
- * (migration PlaceOrderPublished): it locks the pet's inventory line, as every
- * store use case does first, then, only when the pet is available with enough
- * units, takes them, makes the pet pending on the last unit, inserts the order,
- * stores the outcome under the Idempotency-Key and appends the events to the
- * outbox. No row: the pet has no inventory line. One round trip, so the line is
- * held for the COMMIT that follows and nothing else; or, outside a transaction,
- * only inside PostgreSQL.
+ * Places an order through the `orders_place` function (migration
+ * PlaceOrderPublished): $1 pet id, $2 units, $3 ship date, $4 owner key id, $5
+ * time of its events, $6 Idempotency-Key, $7 request hash, $8 the bound before
+ * which a key's record has expired (null key: none). Claims the key or replays its
+ * record, locks the pet's inventory line, places the order when the rule allows it,
+ * appends its events to the outbox and stores the outcome under the key. One round
+ * trip, so the line is held for the COMMIT that follows and nothing else; or,
+ * outside a transaction, only inside PostgreSQL.
  */
-const PLACE_FROM_STOCK = 'SELECT line_quantity, line_status, order_id::text FROM orders_place($1, $2, $3, $4, $5, $6)';
+const PLACE_FROM_STOCK = `SELECT line_quantity, line_status, order_id::text, replay_hash, replay_outcome
+  FROM orders_place($1, $2, $3, $4, $5, $6, $7, $8)`;
 
-/** The row of {@link PLACE_FROM_STOCK}: the line before, and the new order's id (null: nothing taken). */
+/** The row of {@link PLACE_FROM_STOCK}: the line before (null: none), the new order's id (null: nothing taken), or a replay. */
 interface PlaceFromStockRow {
-  readonly line_quantity: number;
-  readonly line_status: PetStatus;
+  readonly line_quantity: number | null;
+  readonly line_status: PetStatus | null;
   readonly order_id: string | null;
+  readonly replay_hash: string | null;
+  readonly replay_outcome: StoredOutcome | null;
 }
 
 /** An orders row as RETURNING gives it. */
@@ -74,21 +77,28 @@ export class TypeOrmOrderRepository implements OrderRepository {
   async placeFromStock(
     order: NewOrder,
     ownerKeyId: number,
-    publish: PlacementPublishing,
+    { occurredAt, idempotency }: PlacementPublishing,
     tx?: Transaction,
-  ): Promise<StockPlacement | null> {
+  ): Promise<PlacementResult> {
     const shipDate = order.shipDate ?? null;
+    const expiredBefore = new Date(occurredAt.getTime() - IDEMPOTENCY_RETENTION_MS);
     const [row] = await (tx ? managerOf(tx) : this.rows.manager).query<PlaceFromStockRow[]>(PLACE_FROM_STOCK, [
       toInt8(order.petId),
       order.quantity,
       shipDate,
       toInt8(ownerKeyId),
-      publish.occurredAt,
-      publish.idempotencyKey ?? null,
+      occurredAt,
+      idempotency?.key ?? null,
+      idempotency?.requestHash ?? null,
+      idempotency ? expiredBefore : null,
     ]);
-    if (!row) return null;
+    if (row.replay_hash !== null) {
+      if (!row.replay_outcome) throw new Error('idempotency record without outcome after its request ended');
+      return { kind: 'replay', record: { requestHash: row.replay_hash, outcome: fromStored(row.replay_outcome) } };
+    }
+    if (row.line_quantity === null || row.line_status === null) return { kind: 'tried', before: null, order: null };
     const before = { petId: order.petId, quantity: row.line_quantity, status: row.line_status };
-    if (row.order_id === null) return { before, order: null };
+    if (row.order_id === null) return { kind: 'tried', before, order: null };
     const placed = {
       id: fromInt8(row.order_id),
       petId: order.petId,
@@ -97,7 +107,7 @@ export class TypeOrmOrderRepository implements OrderRepository {
       complete: false,
       ownerKeyId,
     };
-    return { before, order: placed };
+    return { kind: 'tried', before, order: placed };
   }
 
   async completeIfOpen(id: number, shipDate: Date, tx: Transaction): Promise<Order | null> {
