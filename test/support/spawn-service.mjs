@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { startFlags } from './start-flags.mjs';
 
 /** The built entry point, as `npm start` runs it: PETSTORE_ENTRY, else the bundle dist/petstore.cjs. */
 export const ENTRY = resolve(process.env.PETSTORE_ENTRY ?? 'dist/petstore.cjs');
@@ -27,12 +28,12 @@ export function freePort() {
 }
 
 /**
- * Starts `node <entry>` listening on `port`, with `env` over the current
+ * Starts `node <entry>` as `npm start` does (its flags: `startFlags`) listening on `port`, with `env` over the current
  * environment (a variable set to undefined is left out), and collects what it
  * writes to stdout and stderr.
  */
 export function spawnService({ name, port, env = {}, entry = ENTRY }) {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...startFlags(entry), entry], {
     env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

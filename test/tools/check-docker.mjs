@@ -212,10 +212,12 @@ check(
   ),
   `Dockerfile: DATA_DIR (${absoluteDataDir}) must be created and owned by ${userName} before USER`,
 );
+// The image starts the service as `npm start` does, flags included (package.json's start script).
 const cmd = all(final, 'CMD').at(-1);
+const startScript = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/);
 check(
-  cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === '["node","dist/petstore.cjs"]',
-  `Dockerfile: CMD must be ["node", "dist/petstore.cjs"] (got ${cmd})`,
+  cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === JSON.stringify(startScript),
+  `Dockerfile: CMD must be ${JSON.stringify(startScript)}, package.json's start script (got ${cmd})`,
 );
 for (const copy of stages.flatMap((s) => all(s, 'COPY'))) {
   const from = /--from=(\S+)/.exec(copy)?.[1];

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, waitUntilReady } from '../../support/spawn-service.mjs';
+import { startFlags } from '../../support/start-flags.mjs';
 
 /** Servers started and not yet exited. */
 const running = new Set();
@@ -28,7 +29,7 @@ function tail(file, bytes = 4_000) {
 }
 
 /**
- * Runs `node <script>` with PORT and `env` over this environment (a variable set to
+ * Runs `node <script>` (a build's entry with its start script's flags, `startFlags`) with PORT and `env` over this environment (a variable set to
  * undefined is removed), its stdout and stderr appended to `<logDir>/<name>.log`.
  */
 export async function startProcess({ name, script, env, logDir, port }) {
@@ -38,7 +39,7 @@ export async function startProcess({ name, script, env, logDir, port }) {
   const merged = { ...process.env, PORT: String(port), ...env };
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [script], { env: merged, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, [...startFlags(script), script], { env: merged, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const server = {

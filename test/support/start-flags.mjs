@@ -1,0 +1,21 @@
+// The Node flags `npm start` runs a build with, for the tests and the bench that start
+// the built service themselves: the words between `node` and the entry in its
+// package.json's start script (`node --max-semi-space-size=16 dist/petstore.cjs`), so
+// each build, the baseline of a benchmark included, runs as its own `npm start` does.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/** The start script's Node flags for `entry`, a file of a build's `dist/`; none for any other script. */
+export function startFlags(entry) {
+  for (let dir = dirname(resolve(entry)); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      if (!relative(dir, resolve(entry)).startsWith(`dist${sep}`)) return [];
+      const start = JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start ?? '';
+      const words = start.trim().split(/\s+/);
+      if (words[0] !== 'node' || words.length < 2) throw new Error(`${manifest}: start is not 'node [flags] <entry>'`);
+      return words.slice(1, -1);
+    }
+    if (dirname(dir) === dir) return [];
+  }
+}
