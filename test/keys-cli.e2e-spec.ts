@@ -54,4 +54,14 @@ describe('keys CLI (e2e)', () => {
     expect(result.stderr).toContain('--plan must be one of free, pro, business, enterprise');
     expect(result.stderr).toContain('Usage:');
   });
+
+  it('answers an unknown option with its usage and exit code 2, and --help with the usage alone', async () => {
+    const unknown = await keys('list', '--colour');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--colour'");
+    expect(unknown.stderr).toContain('Usage:');
+    expect(unknown.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const help = await keys('--help');
+    expect(help).toEqual({ stdout: expect.stringContaining('Usage:'), stderr: '', code: 0 });
+  });
 });

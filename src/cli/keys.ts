@@ -39,17 +39,31 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
   return Number(raw);
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    plan: { type: 'string' },
-    scopes: { type: 'string', default: 'read' },
-    'per-minute': { type: 'string' },
-    'per-day': { type: 'string' },
-    id: { type: 'string' },
-  },
-});
+/** The command line, or the usage (exit 2) for an unknown option; the usage alone (exit 0) for --help. */
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        plan: { type: 'string' },
+        scopes: { type: 'string', default: 'read' },
+        'per-minute': { type: 'string' },
+        'per-day': { type: 'string' },
+        id: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const { positionals, values } = parseCommandLine();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const command = positionals[0];
 if (!['create', 'list', 'revoke'].includes(command ?? '')) fail('Unknown or missing command');
 
