@@ -40,9 +40,10 @@
 //   BENCH_BASELINE      another build of the service (e.g. a worktree's dist/petstore.cjs at an
 //                       earlier commit), loaded in the same interleaved rounds as 'baseline': the
 //                       way to measure what a change bought on a shared machine. An entry file
-//                       (either kind), a dist directory or a worktree (then its dist/petstore.cjs)
+//                       (either kind), a dist directory or a worktree (then the entry its start
+//                       script names, run with that script's node flags, as everywhere here)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -84,16 +85,27 @@ const REFERENCES = {
 
 /**
  * The file to run for a build: an entry file as given (the bundle dist/petstore.cjs, or
- * the compiled tree's dist/src/main.js or dist/src/start.js), or for a directory its
- * petstore.cjs (a dist directory) or dist/petstore.cjs (a worktree).
+ * the compiled tree's dist/src/main.js or dist/src/start.js), or for a directory the
+ * entry of its package.json's start script (a worktree), else its petstore.cjs (a dist
+ * directory) or dist/petstore.cjs.
  */
 function buildEntry(path, name) {
   const full = resolve(path);
   if (!existsSync(full)) throw new Error(`${name}: no such file or directory '${full}' (built?)`);
   if (!statSync(full).isDirectory()) return full;
+  const started = startEntry(full);
+  if (started) return started;
   const entry = [join(full, 'petstore.cjs'), join(full, 'dist', 'petstore.cjs')].find((file) => existsSync(file));
   if (!entry) throw new Error(`${name}: '${full}' holds neither petstore.cjs nor dist/petstore.cjs`);
   return entry;
+}
+
+/** A worktree's entry as its own `npm start` names it (an older build may start another file), if it has one. */
+function startEntry(root) {
+  const manifest = join(root, 'package.json');
+  if (!existsSync(manifest)) return undefined;
+  const start = JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start?.trim().split(/\s+/).at(-1);
+  return start && existsSync(join(root, start)) ? join(root, start) : undefined;
 }
 
 function parseOptions(argv, env) {
