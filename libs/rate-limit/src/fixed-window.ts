@@ -168,3 +168,22 @@ export function isIdle(state: ClientCounters, now: number, longestWindowMs: numb
   }
   return true;
 }
+
+/**
+ * Takes back one counted request (a conditional GET answered 304 is not charged):
+ * each window loses one count if it is still the window that counted it (same end
+ * as `resetAts[i]`, the ends the hit reported); a window that has ended since is left alone.
+ */
+export function refundHit(
+  state: ClientCounters,
+  rules: readonly WindowRule[],
+  resetAts: readonly number[],
+  now: number,
+): void {
+  for (let i = 0; i < rules.length; i++) {
+    const { durationMs } = rules[i];
+    if (rules.findIndex((rule) => rule.durationMs === durationMs) !== i) continue; // one counter per length
+    const counter = live(state.windows.get(durationMs), durationMs, now);
+    if (counter && counter.count > 0 && counter.start + durationMs === resetAts[i]) counter.count -= 1;
+  }
+}
