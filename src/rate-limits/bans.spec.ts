@@ -35,7 +35,12 @@ describe('bans as an administrator reads them', () => {
   });
 
   it('leaves out counters of no key or address, and orders by end', () => {
-    expect(banViews([{ client: 'other', until: 1 }, { client: 'throttler:x', until: 1 }])).toEqual([]);
+    expect(
+      banViews([
+        { client: 'other', until: 1 },
+        { client: 'throttler:x', until: 1 },
+      ]),
+    ).toEqual([]);
     const views = banViews([
       { client: 'ip:198.51.100.1', until: 30 },
       { client: 'k1.a', until: 20 },

@@ -23,8 +23,15 @@ export function rateLimitOptions(
   usage: KeyUsageMeter | null = null,
   clock?: Clock,
 ): RateLimitOptions<ApiClient> {
-  const { enabled, redisUrl, redisKeyPrefix, failOpen, banThresholdMultiplier, banDurationSeconds, maxAnonymousClients } =
-    config.rateLimit;
+  const {
+    enabled,
+    redisUrl,
+    redisKeyPrefix,
+    failOpen,
+    banThresholdMultiplier,
+    banDurationSeconds,
+    maxAnonymousClients,
+  } = config.rateLimit;
   return {
     identify: identifyByApiKey(resolver),
     quotaOf: quotaOfPlan(plans),
