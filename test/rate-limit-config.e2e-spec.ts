@@ -14,7 +14,7 @@ describe('rate-limit configuration', () => {
       failOpen: true,
       banThresholdMultiplier: 3,
       banDurationSeconds: 900,
-      maxAnonymousClients: 50_000,
+      maxAnonymousClients: 10_000,
     });
   });
 

@@ -91,7 +91,7 @@ describe('usage export (GET /admin/usage, e2e)', () => {
     const paged: Row[] = [];
     let next: string | null = `/admin/usage?${range}&limit=2`;
     while (next) {
-      const res = await request(t.http).get(next).set(KEY, admin).expect(200);
+      const res: request.Response = await request(t.http).get(next).set(KEY, admin).expect(200);
       paged.push(...(res.body as Row[]));
       next = /<([^>]+)>; rel="next"/.exec(String(res.headers.link ?? ''))?.[1] ?? null;
     }

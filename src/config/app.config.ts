@@ -178,7 +178,7 @@ function loadRateLimitConfig(env: Env): RateLimitConfig {
     failOpen: parseBoolean(env, 'RATE_LIMIT_FAIL_OPEN', true),
     banThresholdMultiplier: parsePositiveInt(env, 'BAN_THRESHOLD_MULTIPLIER', 3),
     banDurationSeconds: parsePositiveInt(env, 'BAN_DURATION_SECONDS', 900),
-    maxAnonymousClients: parsePositiveInt(env, 'RATE_LIMIT_MAX_ANONYMOUS_CLIENTS', 50_000),
+    maxAnonymousClients: parsePositiveInt(env, 'RATE_LIMIT_MAX_ANONYMOUS_CLIENTS', 10_000),
   };
 }
 

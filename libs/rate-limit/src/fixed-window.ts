@@ -140,7 +140,16 @@ function count(state: ClientCounters, rules: readonly WindowRule[], now: number)
   const counters = new Array<Counter>(rules.length);
   for (let i = 0; i < rules.length; i++) {
     const { durationMs } = rules[i];
-    counters[i] = live(state.windows.get(durationMs), durationMs, now) ?? { start: now, count: 0 };
+    const existing = state.windows.get(durationMs);
+    const counter = live(existing, durationMs, now);
+    if (counter) counters[i] = counter;
+    else if (existing && onlyRuleOfLength(rules, i)) {
+      // A counter that has ended is restarted in place: no new object per window, so the garbage of a
+      // flood of short-lived clients stays young (see MemoryRateLimitStorage, which recycles records).
+      existing.start = now;
+      existing.count = 0;
+      counters[i] = existing;
+    } else counters[i] = { start: now, count: 0 };
   }
   for (let i = 0; i < rules.length; i++) {
     counters[i].count += 1;
@@ -151,6 +160,25 @@ function count(state: ClientCounters, rules: readonly WindowRule[], now: number)
     windows[i] = { count: counters[i].count, resetAt: counters[i].start + rules[i].durationMs };
   }
   return windows;
+}
+
+/** Whether no other rule of `rules` has the length of rule `i` (windows of one length share a counter). */
+function onlyRuleOfLength(rules: readonly WindowRule[], i: number): boolean {
+  for (let j = 0; j < rules.length; j++) if (j !== i && rules[j].durationMs === rules[i].durationMs) return false;
+  return true;
+}
+
+/**
+ * Makes a client's record as new (`newClientCounters()`), keeping its objects: its
+ * window counters end at once rather than being dropped, so they are reused in place.
+ */
+export function resetClientCounters(state: ClientCounters): void {
+  for (const counter of state.windows.values()) {
+    counter.start = Number.NEGATIVE_INFINITY;
+    counter.count = 0;
+  }
+  state.rejections = null;
+  state.banUntil = 0;
 }
 
 /** Lifts a ban and forgets the rejections that led to it; the windows keep their counts. */

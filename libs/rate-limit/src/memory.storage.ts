@@ -9,13 +9,16 @@ import {
   liftBan,
   newClientCounters,
   refundHit,
+  resetClientCounters,
   type WindowRule,
 } from './fixed-window.js';
 import type { ActiveBan, RateLimitStorage } from './rate-limit.storage.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
-/** Default cap on anonymous clients' counters (a few hundred bytes each: about 20 MB at the cap). */
-export const DEFAULT_MAX_ANONYMOUS_CLIENTS = 50_000;
+/** Evicted records kept for reuse (a flood evicts one per new address). */
+const SPARE_RECORDS = 1_024;
+/** Default cap on anonymous clients' records (about 500 bytes each: 5 MB at the cap, see docs/performance.md). */
+export const DEFAULT_MAX_ANONYMOUS_CLIENTS = 10_000;
 
 export interface MemoryStorageOptions {
   /** How many anonymous clients' counters are kept at most; the least recently used go first. */
@@ -45,13 +48,25 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
   /** Clients whose ban started, for `bans()`: pruned as bans end or are lifted. */
   private readonly banned = new Set<string>();
   private readonly isAnonymous: (client: string) => boolean;
+  /**
+   * Records evicted from the LRU, reused for the next new addresses: a flood then makes
+   * no new long-lived objects but the ids, so what it leaves to the garbage collector stays
+   * small. (Each evicted record would otherwise live long enough to reach V8's old space,
+   * where garbage piles up to hundreds of MB before a full collection.)
+   */
+  private readonly spare: ClientCounters[] = [];
   private longestMs = 0;
 
   constructor(
     private readonly now: () => number = Date.now,
     options: MemoryStorageOptions = {},
   ) {
-    this.anonymous = new LRUCache({ max: options.maxAnonymousClients ?? DEFAULT_MAX_ANONYMOUS_CLIENTS });
+    this.anonymous = new LRUCache({
+      max: options.maxAnonymousClients ?? DEFAULT_MAX_ANONYMOUS_CLIENTS,
+      dispose: (state, _client, reason) => {
+        if (reason === 'evict' && this.spare.length < SPARE_RECORDS) this.spare.push(state);
+      },
+    });
     this.isAnonymous = options.isAnonymous ?? (() => false);
   }
 
@@ -67,9 +82,12 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
       state = this.anonymous.get(client);
       evictable = true;
       if (!state) {
-        state = newClientCounters();
-        if (this.isAnonymous(client)) this.anonymous.set(client, state);
-        else {
+        if (this.isAnonymous(client)) {
+          state = this.spare.pop() ?? newClientCounters();
+          resetClientCounters(state);
+          this.anonymous.set(client, state);
+        } else {
+          state = newClientCounters();
           this.pinned.set(client, state);
           evictable = false;
         }

@@ -116,10 +116,10 @@ export class RateLimitMiddleware {
    * own decision, which is what the storage holds once the refund lands.
    */
   private refundIfNotModified(req: Request, res: Response, client: RateLimitClient, planned: RateLimitDecision): void {
-    const writeHead = res.writeHead;
+    const writeHead: Response['writeHead'] = res.writeHead.bind(res);
     const limiter = this.limiter;
     // Node writes the head through `writeHead` (also implicitly, from `end`): the one moment the status is final
-    // and headers can still change. Bound to this response only.
+    // and headers can still change. Replaced on this response only, and only until it is called.
     res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
       res.writeHead = writeHead;
       const status = typeof args[0] === 'number' ? args[0] : res.statusCode;
@@ -130,7 +130,7 @@ export class RateLimitMiddleware {
           // The storage is down: the request stays charged, as any request would be while it is.
         });
       }
-      return writeHead.apply(this, args);
+      return writeHead(...args);
     } as Response['writeHead'];
   }
 

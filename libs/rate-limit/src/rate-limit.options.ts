@@ -84,7 +84,7 @@ export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClie
    * used; other clients' counters and every ban are never evicted. Default: none is anonymous.
    */
   readonly isAnonymousId?: (id: string) => boolean;
-  /** Cap on anonymous clients' in-process counters (default 50,000). */
+  /** Cap on anonymous clients' in-process counters (default 10,000). */
   readonly maxAnonymousClients?: number;
   /** The clock of the in-process counters, ms since the epoch (default `Date.now`; tests move it). Redis keeps its own. */
   readonly now?: () => number;

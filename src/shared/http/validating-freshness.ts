@@ -13,19 +13,21 @@ import type { Express, Request } from 'express';
 export function validateNoCacheRequests(app: Express): void {
   const prototype = app.request as Request;
   const descriptor = findGetter(prototype, 'fresh');
-  if (!descriptor?.get) throw new Error("Express's request no longer has a `fresh` getter");
-  const expressFresh = descriptor.get;
+  // Read with Reflect: the getter is called with a request of our choosing as `this`, never detached by mistake.
+  const expressGetter: unknown = descriptor && Reflect.get(descriptor, 'get');
+  if (typeof expressGetter !== 'function') throw new Error("Express's request no longer has a `fresh` getter");
+  const expressFresh = (request: Request): boolean => Boolean(Reflect.apply(expressGetter, request, []));
   Object.defineProperty(prototype, 'fresh', {
     configurable: true,
-    enumerable: descriptor.enumerable,
+    enumerable: descriptor?.enumerable,
     get(this: Request): boolean {
       const { headers } = this;
       if (headers['if-none-match'] === undefined || headers['cache-control'] === undefined) {
-        return expressFresh.call(this) as boolean;
+        return expressFresh(this);
       }
       // The same check on a view of the request without its Cache-Control.
       const view = Object.create(this, { headers: { value: { ...headers, 'cache-control': undefined } } }) as Request;
-      return expressFresh.call(view) as boolean;
+      return expressFresh(view);
     },
   });
 }
