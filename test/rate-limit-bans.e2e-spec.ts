@@ -189,3 +189,52 @@ describe.each(STORAGES)('bans and cheap polling on the %s storage (e2e)', (_stor
     });
   });
 });
+
+/** Two instances on one Redis: a ban started on one is listed and lifted on the other, a 304 on one refunds for both. */
+(process.env.REDIS_URL ? describe : describe.skip)('bans and cheap polling on Redis: two instances (e2e)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let admin: string;
+  const [, redisEnv] = STORAGES[1] ?? ['redis', () => ({})];
+
+  beforeAll(async () => {
+    const env = { ...appEnv(), ...redisEnv() };
+    a = await createTestApp(env);
+    b = await createTestApp(env);
+    await a.reset();
+    admin = await a.key(['read', 'write', 'admin'], 'enterprise', { perMinute: 100_000, perDay: 1_000_000 });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('lists on one instance the ban started on the other, and lifts it for both', async () => {
+    const ip = '203.0.113.200';
+    for (let i = 0; i < 8; i++) await request(a.http).get('/categories').set('X-Forwarded-For', ip);
+    expectError(await request(a.http).get('/categories').set('X-Forwarded-For', ip), 429, 'API_KEY_BANNED');
+    const listed = (await request(b.http).get('/admin/bans').set(KEY, admin).expect(200)).body as Ban[];
+    expect(listed.filter((ban) => ban.address === ip)).toEqual([
+      { kind: 'address', address: ip, until: expect.any(String), cause: 'ignored_429s' },
+    ]);
+    await request(b.http).delete('/admin/bans/addresses').query({ address: ip }).set(KEY, admin).expect(204);
+    expectError(await request(a.http).get('/categories').set('X-Forwarded-For', ip), 429, 'RATE_LIMIT_EXCEEDED');
+    expect(((await request(a.http).get('/admin/bans').set(KEY, admin).expect(200)).body as Ban[]).length).toBe(0);
+  });
+
+  it('a 304 answered by one instance is not charged on the other', async () => {
+    const key = await a.key(['read']);
+    const full = await request(a.http).get('/categories').set(KEY, key).expect(200);
+    expect(remaining(full)).toBe(2);
+    const etag = String(full.headers.etag);
+    for (const app of [b, a, b]) {
+      const res = await request(app.http)
+        .get('/categories')
+        .set(KEY, key)
+        .set('If-None-Match', etag)
+        .set('Cache-Control', 'no-cache');
+      expect({ status: res.status, remaining: remaining(res) }).toEqual({ status: 304, remaining: 2 });
+    }
+    expect(remaining(await request(b.http).get('/categories').set(KEY, key).expect(200))).toBe(1);
+  });
+});
