@@ -20,6 +20,7 @@ import { jsonBody } from './shared/http/json-body.middleware.js';
 import { responseDefaults } from './shared/http/private-cache.middleware.js';
 import { parseQuery } from './shared/http/query-parser.js';
 import { useRouteCatalog } from './shared/http/route-template.js';
+import { validateNoCacheRequests } from './shared/http/validating-freshness.js';
 
 /** Served by Swagger (below) to anyone: the only answers a shared cache may keep. */
 const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
@@ -50,6 +51,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   const routes = app.get(RouteCatalog);
   routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
   useRouteCatalog(app.getHttpAdapter().getInstance(), routes);
+  validateNoCacheRequests(app.getHttpAdapter().getInstance());
   // First: the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);

@@ -14,6 +14,7 @@ describe('rate-limit configuration', () => {
       failOpen: true,
       banThresholdMultiplier: 3,
       banDurationSeconds: 900,
+      maxAnonymousClients: 10_000,
     });
   });
 
@@ -30,6 +31,7 @@ describe('rate-limit configuration', () => {
       RATE_LIMIT_FAIL_OPEN: 'false',
       BAN_THRESHOLD_MULTIPLIER: '5',
       BAN_DURATION_SECONDS: '60',
+      RATE_LIMIT_MAX_ANONYMOUS_CLIENTS: '1000',
     }).rateLimit;
     expect(config).toEqual({
       enabled: false,
@@ -42,6 +44,7 @@ describe('rate-limit configuration', () => {
       failOpen: false,
       banThresholdMultiplier: 5,
       banDurationSeconds: 60,
+      maxAnonymousClients: 1_000,
     });
   });
 
@@ -53,6 +56,7 @@ describe('rate-limit configuration', () => {
     ['BAN_THRESHOLD_MULTIPLIER', '-1'],
     ['BAN_DURATION_SECONDS', '1.5'],
     ['PLANS_WATCH_INTERVAL_MS', 'soon'],
+    ['RATE_LIMIT_MAX_ANONYMOUS_CLIENTS', '0'],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     expect(() => loadAppConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadAppConfig({ [name]: value })).toThrow(name);

@@ -8,6 +8,10 @@ import { KeyUsageRecorder } from './application/key-usage-recorder.js';
 import { KeyUsageSchedule } from './application/key-usage-schedule.js';
 import { KeyUsageService } from './application/key-usage.service.js';
 import { KeyUsageRepository } from './domain/key-usage.repository.js';
+import { UsageExportRepository } from './domain/usage-export.repository.js';
+import { UsageExportService } from './application/usage-export.service.js';
+import { AdminUsageController } from './http/admin-usage.controller.js';
+import { TypeOrmUsageExportRepository } from './infrastructure/typeorm-usage-export.repository.js';
 import { AdminApiKeysController } from './http/admin-api-keys.controller.js';
 import { AdminPlansController } from './http/admin-plans.controller.js';
 import { ApiKeyOrmEntity } from './infrastructure/api-key.orm-entity.js';
@@ -33,8 +37,13 @@ export class ApiKeyStoreModule {}
 /** Daily usage per key, as stored: the reads behind GET /admin/api-keys/{keyId}/usage. */
 @Module({
   imports: [TypeOrmModule.forFeature([KeyUsageOrmEntity]), ApiKeyStoreModule],
-  providers: [{ provide: KeyUsageRepository, useClass: TypeOrmKeyUsageRepository }, KeyUsageService],
-  exports: [KeyUsageRepository, KeyUsageService],
+  providers: [
+    { provide: KeyUsageRepository, useClass: TypeOrmKeyUsageRepository },
+    KeyUsageService,
+    { provide: UsageExportRepository, useClass: TypeOrmUsageExportRepository },
+    UsageExportService,
+  ],
+  exports: [KeyUsageRepository, KeyUsageService, UsageExportService],
 })
 export class KeyUsageModule {}
 
@@ -64,7 +73,7 @@ export class KeyUsageMeterModule {}
 /** Key management: the /admin endpoints and the first-start admin key. */
 @Module({
   imports: [ApiKeyStoreModule, KeyUsageModule],
-  controllers: [AdminApiKeysController, AdminPlansController],
+  controllers: [AdminApiKeysController, AdminPlansController, AdminUsageController],
   providers: [ApiKeysService],
   exports: [ApiKeysService],
 })

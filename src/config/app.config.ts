@@ -17,6 +17,8 @@ export interface RateLimitConfig {
   readonly failOpen: boolean;
   readonly banThresholdMultiplier: number;
   readonly banDurationSeconds: number;
+  /** Cap on the in-process counters of addresses without a valid key (least recently used evicted). */
+  readonly maxAnonymousClients: number;
 }
 
 /** Daily usage per API key (GET /admin/api-keys/{keyId}/usage; docs/rate-limits.md). */
@@ -176,6 +178,7 @@ function loadRateLimitConfig(env: Env): RateLimitConfig {
     failOpen: parseBoolean(env, 'RATE_LIMIT_FAIL_OPEN', true),
     banThresholdMultiplier: parsePositiveInt(env, 'BAN_THRESHOLD_MULTIPLIER', 3),
     banDurationSeconds: parsePositiveInt(env, 'BAN_DURATION_SECONDS', 900),
+    maxAnonymousClients: parsePositiveInt(env, 'RATE_LIMIT_MAX_ANONYMOUS_CLIENTS', 10_000),
   };
 }
 

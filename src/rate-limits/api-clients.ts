@@ -43,9 +43,22 @@ export function keyClient(key: ApiKey): ApiClient {
   return client;
 }
 
+/** Prefix of the counter ids of addresses (requests without a valid key). */
+const ADDRESS_PREFIX = 'ip:';
+
+/** The counter id of an address: IPv6 addresses as their /64. */
+export function addressCounterId(ip: string | undefined): string {
+  return `${ADDRESS_PREFIX}${clientAddress(ip)}`;
+}
+
+/** Whether a counter id is an address's (anonymous: its in-process counters may be evicted). */
+export function isAddressCounterId(id: string): boolean {
+  return id.startsWith(ADDRESS_PREFIX);
+}
+
 /** `ip` is Express's `req.ip` (or a socket's address): IPv6 clients are counted per /64. */
 export function addressClient(ip: string | undefined): ApiClient {
-  return { id: `ip:${clientAddress(ip)}`, plan: ADDRESS_PLAN, key: null, anonymous: true };
+  return { id: addressCounterId(ip), plan: ADDRESS_PLAN, key: null, anonymous: true };
 }
 
 /**

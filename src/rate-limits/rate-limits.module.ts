@@ -4,8 +4,9 @@ import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
-import { type ApiClient, identifyByApiKey, quotaOfPlan, refusalError } from './api-clients.js';
+import { type ApiClient, identifyByApiKey, isAddressCounterId, quotaOfPlan, refusalError } from './api-clients.js';
 import { KeyUsageMeter } from './key-usage-meter.js';
+import { AdminBansController } from './admin-bans.controller.js';
 import { RateLimitController } from './rate-limit.controller.js';
 import { PlanTableService } from './plan-table.js';
 import { PlansModule } from './plans.module.js';
@@ -22,7 +23,15 @@ export function rateLimitOptions(
   usage: KeyUsageMeter | null = null,
   clock?: Clock,
 ): RateLimitOptions<ApiClient> {
-  const { enabled, redisUrl, redisKeyPrefix, failOpen, banThresholdMultiplier, banDurationSeconds } = config.rateLimit;
+  const {
+    enabled,
+    redisUrl,
+    redisKeyPrefix,
+    failOpen,
+    banThresholdMultiplier,
+    banDurationSeconds,
+    maxAnonymousClients,
+  } = config.rateLimit;
   return {
     identify: identifyByApiKey(resolver),
     quotaOf: quotaOfPlan(plans),
@@ -43,6 +52,8 @@ export function rateLimitOptions(
         }
       : undefined,
     exemptPaths: HEALTH_PROBES,
+    isAnonymousId: isAddressCounterId,
+    maxAnonymousClients,
     redis: enabled && redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
     failOpen,
     banThresholdMultiplier,
@@ -82,7 +93,7 @@ export class RateLimitsModule {
           useFactory: rateLimitOptions,
         }),
       ],
-      controllers: [RateLimitController],
+      controllers: [RateLimitController, AdminBansController],
     };
   }
 }

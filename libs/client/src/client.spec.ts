@@ -339,4 +339,43 @@ describe('createPetstoreClient', () => {
       await expect(client.unwrap(client.GET('/pets'))).rejects.toMatchObject({ status: 502, requestId: null });
     });
   });
+
+  describe('conditionalGets', () => {
+    const notModified = () =>
+      new Response(null, { status: 304, headers: { ETag: 'W/"v1"', 'X-RateLimit-Remaining': '4' } });
+
+    it('sends If-None-Match with the ETag it was given, and answers a 304 with the body it kept', async () => {
+      const { sent, options } = fakeService(
+        reply(200, [pet(1)], { headers: { ETag: 'W/"v1"' } }),
+        notModified(),
+        reply(200, [pet(2)], { headers: { ETag: 'W/"v2"' } }),
+      );
+      const client = createPetstoreClient({ ...options, conditionalGets: true });
+      expect(await client.unwrap(client.GET('/pets'))).toEqual([pet(1)]);
+      const revalidated = await client.GET('/pets');
+      expect({ data: revalidated.data, status: revalidated.response.status }).toEqual({ data: [pet(1)], status: 200 });
+      expect(client.rateLimit()?.remaining).toBe(4); // the 304's headers
+      expect(await client.unwrap(client.GET('/pets'))).toEqual([pet(2)]);
+      expect(sent.map((s) => s.headers.get('If-None-Match'))).toEqual([null, 'W/"v1"', 'W/"v1"']);
+    });
+
+    it('sends no If-None-Match unless asked, nor for other URLs or methods', async () => {
+      const { sent, options } = fakeService(
+        reply(200, [pet(1)], { headers: { ETag: 'W/"v1"' } }),
+        reply(200, [pet(1)], { headers: { ETag: 'W/"v1"' } }),
+      );
+      const client = createPetstoreClient(options);
+      await client.GET('/pets');
+      await client.GET('/pets');
+      expect(sent.map((s) => s.headers.get('If-None-Match'))).toEqual([null, null]);
+    });
+
+    it('keeps the newest URLs only', async () => {
+      const tagged = (id: number) => reply(200, pet(id), { headers: { ETag: `W/"p${id}"` } });
+      const { sent, options } = fakeService(tagged(1), tagged(2), tagged(1), tagged(2));
+      const client = createPetstoreClient({ ...options, conditionalGets: 1 });
+      for (const petId of [1, 2, 1, 2]) await client.GET('/pets/{petId}', { params: { path: { petId } } });
+      expect(sent.map((s) => s.headers.get('If-None-Match'))).toEqual([null, null, null, null]);
+    });
+  });
 });

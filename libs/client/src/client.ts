@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import { EtagCache } from './etag-cache.js';
 import { errorFromResponse, type Method, type Operation } from './petstore-error.js';
 import { nextLink, queryOf } from './paging.js';
 import { type RateLimitState, readRateLimit } from './rate-limit-state.js';
@@ -24,6 +25,12 @@ export interface PetstoreClientOptions {
   readonly random?: () => number;
   /** Makes an order's `Idempotency-Key` (default `crypto.randomUUID`). */
   readonly idempotencyKey?: () => string;
+  /**
+   * Revalidate GETs with `If-None-Match` and answer a 304 (not charged to the key's quota)
+   * from the body kept for the URL, as a 200 (default false). `true` keeps the last 256 URLs;
+   * a number sets how many.
+   */
+  readonly conditionalGets?: boolean | number;
 }
 
 /** Paths whose GET is a paged list (it takes a `cursor`). */
@@ -115,9 +122,22 @@ export function createPetstoreClient(options: PetstoreClientOptions): PetstoreCl
     headers: options.apiKey ? { 'X-API-Key': options.apiKey } : undefined,
     fetch: (request) => transport(request),
   });
+  const etags = options.conditionalGets
+    ? new EtagCache(options.conditionalGets === true ? undefined : options.conditionalGets)
+    : null;
   api.use({
     onRequest({ request, schemaPath }) {
-      operations.set(request, { method: request.method.toLowerCase() as Method, path: schemaPath });
+      const sent = etags?.onRequest(request) ?? request;
+      operations.set(sent, { method: sent.method.toLowerCase() as Method, path: schemaPath });
+      return sent;
+    },
+    async onResponse({ request, response }) {
+      const answered = await etags?.onResponse(request, response);
+      if (answered) {
+        const operation = operations.get(response);
+        if (operation) operations.set(answered, operation);
+      }
+      return answered;
     },
   });
 

@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/bans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rate-limit bans in force
+         * @description Every key and address banned now, soonest to end first: for sending on after 429 responses (`ignored_429s`), or blocked by a route's own limit (`route_block`). Addresses are those of requests without a valid key, an IPv6 client as its /64. The same on every instance: with Redis, from its index of bans. Not paged: bans are few and short (at most 10,000 are listed).
+         */
+        get: operations["listBans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/bans/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift an address's rate-limit ban
+         * @description Lifts the ban of requests without a valid key from this address (an IPv6 address: its whole /64), and any route block of it, at once on every instance. Its windows keep their counts.
+         */
+        delete: operations["unbanAddress"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/api-keys": {
         parameters: {
             query?: never;
@@ -124,6 +164,26 @@ export interface paths {
          * @description Quotas per plan in force now: the plans file with its environment overrides, as last (re)loaded; enterprise quotas are set per key.
          */
         get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every key's usage per day, for billing
+         * @description One row per key and UTC day with traffic from `from` to `to` (both included; default: the last 30 days, today included; at most 366 days), ordered by day then key id, revoked keys included. Paged like every list, by up to 1000 rows (`Link: rel="next"`). With `Accept: text/csv` the same rows come as CSV (RFC 4180, a header row, `accountId` empty for a key in no account), paged the same way. Each instance adds its counts every few seconds, so the last seconds of traffic may not be in it yet.
+         */
+        get: operations["exportUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -532,6 +592,43 @@ export interface components {
             scopes?: ("read" | "write" | "admin")[];
             /** @description Own quota; only for the enterprise plan */
             limits?: components["schemas"]["KeyLimits"];
+        };
+        /** @description A rate-limit ban in force: an API key or an address without a valid key */
+        Ban: {
+            /**
+             * @description Who is banned
+             * @example address
+             * @enum {string}
+             */
+            kind: "key" | "address";
+            /**
+             * Format: int64
+             * @description The banned key (kind `key`)
+             * @example 7
+             */
+            keyId?: number;
+            /**
+             * @description The banned address (kind `address`): IPv4, or an IPv6 client as its /64
+             * @example 203.0.113.7
+             */
+            address?: string;
+            /**
+             * Format: date-time
+             * @description When the ban ends
+             * @example 2026-11-28T10:15:00.000Z
+             */
+            until: string;
+            /**
+             * @description `ignored_429s`: it kept sending after 429 responses (every request is refused with `API_KEY_BANNED`); `route_block`: a route's own limit blocks it on that route only (`limit` names the limit)
+             * @example ignored_429s
+             * @enum {string}
+             */
+            cause: "ignored_429s" | "route_block";
+            /**
+             * @description The route limit that blocks (cause `route_block`)
+             * @example export
+             */
+            limit?: string;
         };
         /** @description A group of pets */
         Category: {
@@ -1300,6 +1397,45 @@ export interface components {
              */
             previousSecretExpiresAt: string;
         };
+        /** @description One API key's traffic on one UTC day, as the rate limiter counted it */
+        UsageRow: {
+            /**
+             * Format: date
+             * @description The day (UTC)
+             * @example 2026-11-23
+             */
+            date: string;
+            /**
+             * Format: int64
+             * @description The key
+             * @example 2
+             */
+            keyId: number;
+            /**
+             * Format: int64
+             * @description The account the key belonged to that day; null for a key in no account (today: every key)
+             * @example null
+             */
+            accountId: number | null;
+            /**
+             * Format: int64
+             * @description Requests counted against the plan (they used quota)
+             * @example 1000
+             */
+            requests: number;
+            /**
+             * Format: int64
+             * @description Requests refused with 429 (`RATE_LIMIT_EXCEEDED` or `API_KEY_BANNED`); they used no quota
+             * @example 212
+             */
+            refused: number;
+            /**
+             * Format: int32
+             * @description Bans that started
+             * @example 1
+             */
+            bans: number;
+        };
         /** @description A registered endpoint (never its secret) */
         Webhook: {
             /**
@@ -1596,6 +1732,87 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bans in force */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "kind": "key",
+                     *         "keyId": 7,
+                     *         "until": "2026-11-28T10:15:00.000Z",
+                     *         "cause": "ignored_429s"
+                     *       },
+                     *       {
+                     *         "kind": "address",
+                     *         "address": "2001:db8:aa:1::/64",
+                     *         "until": "2026-11-28T10:20:00.000Z",
+                     *         "cause": "ignored_429s"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Ban"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unbanAddress: {
+        parameters: {
+            query: {
+                /** @description The address whose ban to lift: an IPv4 or IPv6 address, or an IPv6 /64 as `GET /admin/bans` lists it (any address of a /64 lifts the ban of the whole /64) */
+                address: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address is not banned (any more) */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["StillReferenced"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1926,6 +2143,74 @@ export interface operations {
                     "application/json": components["schemas"]["PlanQuota"][];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 29 days before `to` */
+                from?: string;
+                /** @description Last day (UTC), included; default: today. At most 366 days from `from` */
+                to?: string;
+                /** @description Maximum number of rows to return (an export reads large pages) */
+                limit?: number;
+                /** @description Opaque cursor from the `next` link of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of rows, by day then key */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "date": "2026-11-22",
+                     *         "keyId": 2,
+                     *         "accountId": null,
+                     *         "requests": 1000,
+                     *         "refused": 212,
+                     *         "bans": 1
+                     *       },
+                     *       {
+                     *         "date": "2026-11-22",
+                     *         "keyId": 5,
+                     *         "accountId": null,
+                     *         "requests": 318,
+                     *         "refused": 0,
+                     *         "bans": 0
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["UsageRow"][];
+                    /**
+                     * @example date,keyId,accountId,requests,refused,bans
+                     *     2026-11-22,2,,1000,212,1
+                     *     2026-11-22,5,,318,0,0
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];

@@ -140,7 +140,16 @@ function count(state: ClientCounters, rules: readonly WindowRule[], now: number)
   const counters = new Array<Counter>(rules.length);
   for (let i = 0; i < rules.length; i++) {
     const { durationMs } = rules[i];
-    counters[i] = live(state.windows.get(durationMs), durationMs, now) ?? { start: now, count: 0 };
+    const existing = state.windows.get(durationMs);
+    const counter = live(existing, durationMs, now);
+    if (counter) counters[i] = counter;
+    else if (existing && onlyRuleOfLength(rules, i)) {
+      // A counter that has ended is restarted in place: no new object per window, so the garbage of a
+      // flood of short-lived clients stays young (see MemoryRateLimitStorage, which recycles records).
+      existing.start = now;
+      existing.count = 0;
+      counters[i] = existing;
+    } else counters[i] = { start: now, count: 0 };
   }
   for (let i = 0; i < rules.length; i++) {
     counters[i].count += 1;
@@ -151,6 +160,25 @@ function count(state: ClientCounters, rules: readonly WindowRule[], now: number)
     windows[i] = { count: counters[i].count, resetAt: counters[i].start + rules[i].durationMs };
   }
   return windows;
+}
+
+/** Whether no other rule of `rules` has the length of rule `i` (windows of one length share a counter). */
+function onlyRuleOfLength(rules: readonly WindowRule[], i: number): boolean {
+  for (let j = 0; j < rules.length; j++) if (j !== i && rules[j].durationMs === rules[i].durationMs) return false;
+  return true;
+}
+
+/**
+ * Makes a client's record as new (`newClientCounters()`), keeping its objects: its
+ * window counters end at once rather than being dropped, so they are reused in place.
+ */
+export function resetClientCounters(state: ClientCounters): void {
+  for (const counter of state.windows.values()) {
+    counter.start = Number.NEGATIVE_INFINITY;
+    counter.count = 0;
+  }
+  state.rejections = null;
+  state.banUntil = 0;
 }
 
 /** Lifts a ban and forgets the rejections that led to it; the windows keep their counts. */
@@ -167,4 +195,23 @@ export function isIdle(state: ClientCounters, now: number, longestWindowMs: numb
     if (counter.start + durationMs > now) return false;
   }
   return true;
+}
+
+/**
+ * Takes back one counted request (a conditional GET answered 304 is not charged):
+ * each window loses one count if it is still the window that counted it (same end
+ * as `resetAts[i]`, the ends the hit reported); a window that has ended since is left alone.
+ */
+export function refundHit(
+  state: ClientCounters,
+  rules: readonly WindowRule[],
+  resetAts: readonly number[],
+  now: number,
+): void {
+  for (let i = 0; i < rules.length; i++) {
+    const { durationMs } = rules[i];
+    if (rules.findIndex((rule) => rule.durationMs === durationMs) !== i) continue; // one counter per length
+    const counter = live(state.windows.get(durationMs), durationMs, now);
+    if (counter && counter.count > 0 && counter.start + durationMs === resetAts[i]) counter.count -= 1;
+  }
 }

@@ -3,6 +3,7 @@ export type { RateLimitClient, RateLimitOptions, RateLimitQuota, RateLimitRefusa
 export { RateLimitMiddleware } from './rate-limit.middleware.js';
 export { RateLimitGuard } from './rate-limit.guard.js';
 export { RateLimiter } from './rate-limiter.js';
+export type { ActiveBan } from './rate-limit.storage.js';
 export { RateLimitHealth } from './rate-limit-health.js';
 export {
   type RateLimitDecision,

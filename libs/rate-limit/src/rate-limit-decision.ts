@@ -143,6 +143,19 @@ export function withRouteWindow(plan: RateLimitDecision | null, route: RateLimit
 }
 
 /**
+ * An allowed decision as it stands once its first `planWindows` windows (the plan's)
+ * have taken the request back: one more remaining in each (never above the limit),
+ * the binding window chosen again. Route windows (after them) are left as counted.
+ */
+export function refunded(decision: RateLimitDecision, planWindows: number): RateLimitDecision {
+  if (decision.outcome !== 'allowed') return decision;
+  const windows = decision.windows.map((w, i) =>
+    i < planWindows ? { ...w, remaining: Math.min(w.limit, w.remaining + 1) } : w,
+  );
+  return overWindows('allowed', windows, decision.now, decision.policy);
+}
+
+/**
  * Every window as a client should read it: while banned, none has anything left
  * before the ban ends (remaining 0, reset no earlier than the ban's end); else as
  * counted. What the `RateLimit` header and `GET /rate-limit`-style reports show.

@@ -1,10 +1,10 @@
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
-import { type RateLimitDecision, setRateLimitHeaders } from './rate-limit-decision.js';
+import { type RateLimitDecision, refunded, setRateLimitHeaders } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitStorageUnavailableError } from './rate-limit.storage.js';
-import { rememberRateLimit } from './request-state.js';
+import { recallRateLimit, rememberRateLimit } from './request-state.js';
 import type { PlanExemption, ThrottledRoutes } from './throttled-routes.js';
 
 type MiddlewareOptions = Pick<
@@ -86,6 +86,7 @@ export class RateLimitMiddleware {
     if (!consume) return undefined;
     if (decision.outcome === 'allowed') {
       this.options.onCounted?.(client);
+      if (isConditionalGet(req)) this.refundIfNotModified(req, res, client, decision);
       return undefined;
     }
     const { binding } = decision;
@@ -105,6 +106,32 @@ export class RateLimitMiddleware {
           };
     this.options.onRefusal?.(refusal);
     return this.options.refusalError(refusal);
+  }
+
+  /**
+   * A conditional GET answered 304 is not charged (as GitHub's API does not): when the
+   * response's head is written with 304, the plan's windows get the request back and the
+   * headers show the uncharged state (what the windows held before it). The refund is
+   * sent to the storage without waiting: the headers are computed from this request's
+   * own decision, which is what the storage holds once the refund lands.
+   */
+  private refundIfNotModified(req: Request, res: Response, client: RateLimitClient, planned: RateLimitDecision): void {
+    const writeHead: Response['writeHead'] = res.writeHead.bind(res);
+    const limiter = this.limiter;
+    // Node writes the head through `writeHead` (also implicitly, from `end`): the one moment the status is final
+    // and headers can still change. Replaced on this response only, and only until it is called.
+    res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+      res.writeHead = writeHead;
+      const status = typeof args[0] === 'number' ? args[0] : res.statusCode;
+      if (status === 304) {
+        const current = recallRateLimit(req)?.decision ?? planned;
+        setRateLimitHeaders(res, refunded(current, planned.windows.length));
+        limiter.refund(client, planned).catch(() => {
+          // The storage is down: the request stays charged, as any request would be while it is.
+        });
+      }
+      return writeHead(...args);
+    } as Response['writeHead'];
   }
 
   /** Answers `refusal` (or lets the request on) with the rate-limit headers of `client`, counting nothing. */
@@ -129,6 +156,14 @@ export class RateLimitMiddleware {
     });
     return this.options.refusalError({ reason: 'unavailable', client, retryAfterSeconds });
   }
+}
+
+/** A GET or HEAD that the answer may leave unsent (`If-None-Match` or `If-Modified-Since`). */
+function isConditionalGet(req: Request): boolean {
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined)
+  );
 }
 
 /** Whether a request of `client` is counted against the plan, given its route's exemption. */

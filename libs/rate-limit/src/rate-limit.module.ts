@@ -1,6 +1,6 @@
 import { type DynamicModule, Logger, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule, DiscoveryService, Reflector } from '@nestjs/core';
-import { MemoryRateLimitStorage } from './memory.storage.js';
+import { MemoryRateLimitStorage, type MemoryStorageOptions } from './memory.storage.js';
 import { RateLimitHealth } from './rate-limit-health.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RateLimitMiddleware } from './rate-limit.middleware.js';
@@ -9,7 +9,7 @@ import type { RateLimitStorage } from './rate-limit.storage.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RedisRateLimitStorage } from './redis.storage.js';
 import { ThrottledRoutes } from './throttled-routes.js';
-import { ThrottlerStorageAdapter } from './throttler-storage.adapter.js';
+import { THROTTLER_PREFIX, ThrottlerStorageAdapter } from './throttler-storage.adapter.js';
 
 // Tokens private to this module, not ports: nothing outside it binds or injects them, and
 // which storage serves (memory or Redis, and a fallback or none) is decided from the options
@@ -18,6 +18,20 @@ const OPTIONS = Symbol('RateLimitOptions');
 const STORAGE = Symbol('RateLimitStorage');
 /** Counts in this process while a shared storage is unreachable (fail open); null over a memory storage. */
 const FALLBACK_STORAGE = Symbol('FallbackRateLimitStorage');
+
+/**
+ * The bound of the in-process counters: anonymous clients (`isAnonymousId`), and the route
+ * windows the throttler adapter keeps for them (`throttler:<client id>:…`), are evictable.
+ */
+function memoryOptions(o: RateLimitOptions): MemoryStorageOptions {
+  const anonymous = o.isAnonymousId;
+  return {
+    maxAnonymousClients: o.maxAnonymousClients,
+    isAnonymous: anonymous
+      ? (id) => anonymous(id.startsWith(THROTTLER_PREFIX) ? id.slice(THROTTLER_PREFIX.length) : id)
+      : undefined,
+  };
+}
 
 /**
  * Plans and rate limits. Provides the limiter (over a memory or Redis storage), its
@@ -41,8 +55,9 @@ export class RateLimitModule {
       {
         provide: STORAGE,
         inject: [OPTIONS],
-        useFactory: ({ redis, now }: RateLimitOptions): RateLimitStorage => {
-          if (!redis) return new MemoryRateLimitStorage(now);
+        useFactory: (o: RateLimitOptions): RateLimitStorage => {
+          const { redis } = o;
+          if (!redis) return new MemoryRateLimitStorage(o.now, memoryOptions(o));
           return new RedisRateLimitStorage({
             url: redis.url,
             keyPrefix: redis.keyPrefix,
@@ -57,7 +72,7 @@ export class RateLimitModule {
         provide: FALLBACK_STORAGE,
         inject: [STORAGE, OPTIONS],
         useFactory: (storage: RateLimitStorage, o: RateLimitOptions) =>
-          storage.kind === 'memory' ? null : new MemoryRateLimitStorage(o.now),
+          storage.kind === 'memory' ? null : new MemoryRateLimitStorage(o.now, memoryOptions(o)),
       },
       {
         provide: RateLimiter,

@@ -78,6 +78,14 @@ export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClie
   /** A client is banned after more than this × its per-minute quota of refusals within a minute. */
   readonly banThresholdMultiplier: number;
   readonly banDurationSeconds: number;
+  /**
+   * Whether a counter id is an anonymous client's (e.g. an address): the in-process
+   * counters keep at most `maxAnonymousClients` of those, evicting the least recently
+   * used; other clients' counters and every ban are never evicted. Default: none is anonymous.
+   */
+  readonly isAnonymousId?: (id: string) => boolean;
+  /** Cap on anonymous clients' in-process counters (default 10,000). */
+  readonly maxAnonymousClients?: number;
   /** The clock of the in-process counters, ms since the epoch (default `Date.now`; tests move it). Redis keeps its own. */
   readonly now?: () => number;
 }

@@ -1,5 +1,11 @@
 import { DomainError } from '@petstore/errors';
-import type { HitRequest, HitResult } from './fixed-window.js';
+import type { HitRequest, HitResult, WindowRule } from './fixed-window.js';
+
+/** A ban in force: the client's counter id and when it ends (ms since the epoch). */
+export interface ActiveBan {
+  readonly client: string;
+  readonly until: number;
+}
 
 /**
  * Where counters live: one call per request, `hit`, which checks and counts every
@@ -14,6 +20,13 @@ export interface RateLimitStorage {
   hitSync?(client: string, request: HitRequest): HitResult;
   /** Lifts a client's ban (and forgets its recent rejections). */
   unban(client: string): Promise<void>;
+  /**
+   * Takes back one request counted by `hit` in `windows` (a 304 is not charged), in each
+   * window that is still the one that counted it: `resetAts` are the ends `hit` reported.
+   */
+  refund(client: string, windows: readonly WindowRule[], resetAts: readonly number[]): Promise<void>;
+  /** The bans in force now, from an index (never a scan of every counter). */
+  bans(): Promise<ActiveBan[]>;
   /** False while the storage cannot be reached. */
   isHealthy(): boolean;
   /** One round trip to the storage (Redis: PING); rejects when it does not answer. */

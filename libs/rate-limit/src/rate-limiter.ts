@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DAY_MS, type HitRequest, MINUTE_MS } from './fixed-window.js';
 import { decide, type RateLimitDecision } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitQuota } from './rate-limit.options.js';
-import { RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
+import { type ActiveBan, RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
 
 export interface RateLimiterSettings {
   /** Serve requests when the shared storage is down (counting in this process meanwhile). */
@@ -69,6 +69,35 @@ export class RateLimiter {
   async unban(clientId: string): Promise<void> {
     await this.fallback?.unban(clientId);
     await this.storage.unban(clientId);
+  }
+
+  /**
+   * Takes back the request `decision` counted for `client` (a conditional GET answered
+   * 304 is not charged): the plan's windows, where the request was counted. Only the
+   * plan's windows are refunded (a route's own `@Throttle` windows keep their count).
+   */
+  async refund(client: RateLimitClient, decision: RateLimitDecision): Promise<void> {
+    const { windows } = this.requestFor(client, true);
+    const resetAts = windows.map((_rule, i) => decision.windows[i]?.resetAt ?? -1);
+    try {
+      await this.storage.refund(client.id, windows, resetAts);
+    } catch (error) {
+      if (!(error instanceof RateLimitStorageUnavailableError) || !this.fallback) throw error;
+      // Counted in this process meanwhile (failing open): take it back there.
+      await this.fallback.refund(client.id, windows, resetAts);
+    }
+  }
+
+  /**
+   * The bans in force now, wherever recorded: the storage's index, and (failing open)
+   * those this process started while the shared storage was unreachable. Route blocks
+   * (`@Throttle` with `blockDuration`) are bans of their `throttler:…` counters.
+   */
+  async bans(): Promise<ActiveBan[]> {
+    const found = new Map<string, ActiveBan>();
+    for (const ban of (await this.fallback?.bans()) ?? []) found.set(ban.client, ban);
+    for (const ban of await this.storage.bans()) found.set(ban.client, ban);
+    return [...found.values()];
   }
 
   /** Counts one request of any counter (e.g. a route's limit) on the same storages, failing open or closed alike. */

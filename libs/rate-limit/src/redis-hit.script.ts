@@ -62,3 +62,24 @@ for i = 1, n do
 end
 return reply(0, -1)
 `;
+
+/**
+ * Takes back one request (a conditional GET answered 304 is not charged): each window
+ * key loses one count if it is still the window that counted it, i.e. it ends where
+ * the hit said (within a second: a later window of the same key ends at least a
+ * window's length later). A window that has ended or restarted is left alone.
+ *
+ * KEYS: the window counters of one client. ARGV: the end (ms since the epoch) of each, as the hit reported it.
+ */
+export const REFUND_SCRIPT = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+for i = 1, #KEYS do
+  local ends = tonumber(ARGV[i])
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ends > 0 and ttl > 0 and math.abs(now + ttl - ends) < 1000 then
+    if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
+  end
+end
+return 0
+`;

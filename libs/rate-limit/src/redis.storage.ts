@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { HitOutcome, HitRequest, HitResult, WindowCount } from './fixed-window.js';
-import { RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
-import { HIT_SCRIPT } from './redis-hit.script.js';
+import type { HitOutcome, HitRequest, HitResult, WindowCount, WindowRule } from './fixed-window.js';
+import { type ActiveBan, RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
+import { HIT_SCRIPT, REFUND_SCRIPT } from './redis-hit.script.js';
 
 export interface RedisStorageOptions {
   readonly url: string;
@@ -17,6 +17,8 @@ export interface RedisStorageOptions {
 const OUTCOMES: readonly HitOutcome[] = ['allowed', 'limited', 'banned', 'banned'];
 /** The script's outcome for the request that started a ban. */
 const BAN_STARTED = 3;
+/** At most this many bans are listed (the index itself is pruned of ended bans at each listing). */
+export const MAX_LISTED_BANS = 10_000;
 /** How long start-up waits for a first connection to Redis. */
 const STARTUP_WAIT_MS = 3_000;
 
@@ -90,16 +92,68 @@ export class RedisRateLimitStorage implements RateLimitStorage {
       ...request.windows.flatMap((rule) => [rule.limit, rule.durationMs]),
     ];
     const reply = await this.run(keys, args);
-    return parseReply(reply, request.windows.length);
+    const result = parseReply(reply, request.windows.length);
+    // The index of bans lives outside the client's hash slot (one sorted set for all), so it is written
+    // here rather than by the script; only the request that started a ban writes it, once.
+    if (result.banStarted && result.banUntil !== null) await this.indexBan(client, result.banUntil);
+    return result;
   }
 
   async unban(client: string): Promise<void> {
     this.assertReady();
     try {
       await this.redis.del(this.key(client, 'ban'), this.key(client, 'rej'));
+      await this.redis.zrem(this.banIndexKey(), client);
     } catch (error) {
       throw this.unavailable(error);
     }
+  }
+
+  async refund(client: string, windows: readonly WindowRule[], resetAts: readonly number[]): Promise<void> {
+    this.assertReady();
+    const keys: string[] = [];
+    const ends: number[] = [];
+    windows.forEach((rule, i) => {
+      const key = this.key(client, `w${rule.durationMs}`);
+      if (keys.includes(key)) return; // windows of one length share one counter
+      keys.push(key);
+      ends.push(resetAts[i] ?? -1);
+    });
+    try {
+      await this.redis.eval(REFUND_SCRIPT, keys.length, ...keys, ...ends);
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  /** The index (a sorted set by end of ban), pruned of ended bans first: two commands, bounded. */
+  async bans(): Promise<ActiveBan[]> {
+    this.assertReady();
+    try {
+      const [seconds, micros] = await this.redis.time();
+      const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      const index = this.banIndexKey();
+      await this.redis.zremrangebyscore(index, '-inf', `(${now}`);
+      const flat = await this.redis.zrangebyscore(index, now, '+inf', 'WITHSCORES', 'LIMIT', 0, MAX_LISTED_BANS);
+      const bans: ActiveBan[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) bans.push({ client: flat[i], until: Number(flat[i + 1]) });
+      return bans;
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  private async indexBan(client: string, until: number): Promise<void> {
+    try {
+      await this.redis.zadd(this.banIndexKey(), until, client);
+    } catch (error) {
+      // The ban itself is in force (the script set it); only its listing is missing.
+      this.setHealthy(false, describe(error));
+    }
+  }
+
+  private banIndexKey(): string {
+    return `${this.options.keyPrefix}bans`;
   }
 
   isHealthy(): boolean {

@@ -6,6 +6,9 @@ import type { RateLimiter } from './rate-limiter.js';
 /** What `ThrottlerStorage.increment` resolves to (the package does not export the type by name). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
+/** Prefix of the counters of route windows: `throttler:<client id>:<throttler>:<Controller.handler>`. */
+export const THROTTLER_PREFIX = 'throttler:';
+
 /**
  * @nestjs/throttler's storage interface over the limiter's O(1) storages (memory
  * or Redis, failing open or closed like the plan): one fixed window of `ttl` ms
@@ -26,7 +29,7 @@ export class ThrottlerStorageAdapter implements ThrottlerStorage {
       ban: blockDuration > 0 ? { threshold: 0, durationMs: blockDuration, windowMs: ttl } : null,
       consume: true,
     };
-    return throttlerRecord(await this.limiter.hit(`throttler:${key}`, request));
+    return throttlerRecord(await this.limiter.hit(`${THROTTLER_PREFIX}${key}`, request));
   }
 }
 

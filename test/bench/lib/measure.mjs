@@ -12,13 +12,27 @@ export const LOADER = wrkAvailable() ? 'wrk' : 'autocannon';
 /** A random one of `paths`, for a scenario spread over many requests. */
 const anyOf = (paths) => paths[Math.floor(Math.random() * paths.length)];
 
-async function autocannonOnce(url, { method, headers, body, seconds, connections, paths, uniqueHeader }) {
+/** The `n`-th address of 10.0.0.0/8 (as wrk.mjs makes them). */
+const addressOf = (n) => {
+  const a = n % 16_777_216;
+  return `10.${Math.floor(a / 65_536)}.${Math.floor(a / 256) % 256}.${a % 256}`;
+};
+
+async function autocannonOnce(
+  url,
+  { method, headers, body, seconds, connections, paths, uniqueHeader, uniqueAddress },
+) {
   const prefix = randomUUID();
   let counter = 0;
-  const unique = (request) =>
-    uniqueHeader ? { ...request, headers: { ...request.headers, [uniqueHeader]: `${prefix}-${++counter}` } } : request;
+  let address = uniqueAddress?.start ?? 0;
+  const unique = (request) => {
+    let out = request;
+    if (uniqueHeader) out = { ...out, headers: { ...out.headers, [uniqueHeader]: `${prefix}-${++counter}` } };
+    if (uniqueAddress) out = { ...out, headers: { ...out.headers, [uniqueAddress.header]: addressOf(address++) } };
+    return out;
+  };
   const requests =
-    paths || uniqueHeader
+    paths || uniqueHeader || uniqueAddress
       ? [{ setupRequest: (request) => unique(paths ? { ...request, path: anyOf(paths) } : request) }]
       : undefined;
   const result = await autocannon({ url, method, body, headers, connections, duration: seconds, requests });
@@ -44,14 +58,14 @@ const median = (values) => {
  * with `uniqueHeader`, each request gives that header a value never sent before.
  */
 export async function loadOnce(server, request, { seconds, connections, key }) {
-  const headers = { 'X-API-Key': key };
+  const headers = key ? { 'X-API-Key': key } : {};
   if (request.body) headers['Content-Type'] = 'application/json';
   const cpuBefore = cpuMs(server.pid);
   const generate = LOADER === 'wrk' ? wrkOnce : autocannonOnce;
   const url = `${server.base}${request.path}`;
   const method = request.method ?? 'GET';
   const paths = request.paths;
-  const { uniqueHeader } = request;
+  const { uniqueHeader, uniqueAddress } = request;
   const result = await generate(url, {
     method,
     headers,
@@ -60,6 +74,7 @@ export async function loadOnce(server, request, { seconds, connections, key }) {
     connections,
     paths,
     uniqueHeader,
+    uniqueAddress,
   });
   const cpuAfter = cpuMs(server.pid);
   return { ...result, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };

@@ -27,18 +27,27 @@ function lua(text) {
   return `${literal}"`;
 }
 
-function script({ method, headers, body, paths, uniqueHeader }) {
+function script({ method, headers, body, paths, uniqueHeader, uniqueAddress }) {
   const lines = [`wrk.method = ${lua(method)}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
   if (body !== undefined) lines.push(`wrk.body = ${lua(body)}`);
   if (paths) lines.push(`local paths = { ${paths.map(lua).join(', ')} }`);
   if (uniqueHeader) lines.push(`local prefix = ${lua(randomUUID())}`, 'local counter = 0');
-  if (paths || uniqueHeader) {
+  if (uniqueAddress) lines.push(`local address = ${Math.trunc(uniqueAddress.start ?? 0)}`);
+  if (paths || uniqueHeader || uniqueAddress) {
     // A random one of the paths, and a value of the header never sent before, each time.
     lines.push(
       'request = function()',
       ...(uniqueHeader
         ? ['  counter = counter + 1', `  wrk.headers[${lua(uniqueHeader)}] = prefix .. "-" .. counter`]
+        : []),
+      ...(uniqueAddress
+        ? [
+            // 10.0.0.0/8 from a counter: 16,777,216 addresses before one repeats.
+            '  local a = address % 16777216',
+            '  address = address + 1',
+            `  wrk.headers[${lua(uniqueAddress.header)}] = string.format("10.%d.%d.%d", math.floor(a / 65536), math.floor(a / 256) % 256, a % 256)`,
+          ]
         : []),
       `  return wrk.format(nil, ${paths ? 'paths[math.random(#paths)]' : 'nil'})`,
       'end',
@@ -58,12 +67,17 @@ function script({ method, headers, body, paths, uniqueHeader }) {
  * One wrk run against `url`: the same figures as autocannon's (req/s, p50 and p99 in
  * ms, requests, responses with a status of 400 or more, socket errors and timeouts).
  * With `paths`, each request asks a random one of them instead of the URL's path; with
- * `uniqueHeader`, each request gives that header a value no request sent before.
+ * `uniqueHeader`, each request gives that header a value no request sent before; with
+ * `uniqueAddress: {header, start}`, each request gives that header an IPv4 address of
+ * 10.0.0.0/8, the `start`-th and on (a flood of distinct clients behind a proxy).
  */
-export async function wrkOnce(url, { method, headers, body, seconds, connections, paths, uniqueHeader }) {
+export async function wrkOnce(
+  url,
+  { method, headers, body, seconds, connections, paths, uniqueHeader, uniqueAddress },
+) {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-wrk-'));
   const file = join(dir, 'request.lua');
-  writeFileSync(file, script({ method, headers, body, paths, uniqueHeader }));
+  writeFileSync(file, script({ method, headers, body, paths, uniqueHeader, uniqueAddress }));
   try {
     const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', file, url];
     const stdout = await new Promise((done, fail) =>

@@ -1,0 +1,79 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { QueryInt } from '../../../shared/http/query-transforms.js';
+import { MAX_EXPORT_PAGE, type UsageRow } from '../../domain/usage-export.js';
+import { KeyUsageQuery } from './key-usage.query.js';
+
+/** `from`, `to` as for one key's usage, and a page of the export. */
+export class UsageExportQuery extends KeyUsageQuery {
+  @ApiPropertyOptional({
+    description: 'Maximum number of rows to return (an export reads large pages)',
+    type: 'integer',
+    format: 'int32',
+    minimum: 1,
+    maximum: MAX_EXPORT_PAGE,
+    default: MAX_EXPORT_PAGE,
+  })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_EXPORT_PAGE)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor from the `next` link of the previous page', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  cursor?: string;
+}
+
+@ApiSchema({ name: 'UsageRow', description: "One API key's traffic on one UTC day, as the rate limiter counted it" })
+export class UsageRowResponse {
+  @ApiProperty({ type: 'string', format: 'date', description: 'The day (UTC)', example: '2026-11-23' })
+  date!: string;
+
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'The key', example: 2 })
+  keyId!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description: 'The account the key belonged to that day; null for a key in no account (today: every key)',
+    example: null,
+  })
+  accountId!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description: 'Requests counted against the plan (they used quota)',
+    example: 1000,
+  })
+  requests!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    format: 'int64',
+    minimum: 0,
+    description: 'Requests refused with 429 (`RATE_LIMIT_EXCEEDED` or `API_KEY_BANNED`); they used no quota',
+    example: 212,
+  })
+  refused!: number;
+
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description: 'Bans that started', example: 1 })
+  bans!: number;
+
+  static from(this: void, row: UsageRow): UsageRowResponse {
+    return Object.assign(new UsageRowResponse(), {
+      date: row.date,
+      keyId: row.keyId,
+      accountId: row.accountId,
+      requests: row.requests,
+      refused: row.refused,
+      bans: row.bans,
+    });
+  }
+}
