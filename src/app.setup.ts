@@ -51,13 +51,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   const routes = app.get(RouteCatalog);
   routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
   useRouteCatalog(app.getHttpAdapter().getInstance(), routes);
-  validateNoCacheRequests(app.getHttpAdapter().getInstance());
   // First: the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);
   logging.giveRequestLoggers(app.getHttpAdapter().getInstance().request);
   app.use(logging.middleware);
+  app.use(validateNoCacheRequests);
   // Before anything can answer, so that refusals are private and carry the security headers too.
   app.use(responseDefaults(PUBLIC_DOCUMENTS));
   // Before CORS and the body parser: every response, errors included, is counted and carries the headers.

@@ -1,5 +1,6 @@
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
+import onHeaders from 'on-headers';
 import { type RateLimitDecision, refunded, setRateLimitHeaders } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -110,28 +111,22 @@ export class RateLimitMiddleware {
 
   /**
    * A conditional GET answered 304 is not charged (as GitHub's API does not): when the
-   * response's head is written with 304, the plan's windows get the request back and the
-   * headers show the uncharged state (what the windows held before it). The refund is
-   * sent to the storage without waiting: the headers are computed from this request's
+   * response's head is about to be written with 304 (`on-headers`, the moment the status
+   * is final and headers can still change), the plan's windows get the request back and
+   * the headers show the uncharged state (what the windows held before it). The refund
+   * is sent to the storage without waiting: the headers are computed from this request's
    * own decision, which is what the storage holds once the refund lands.
    */
   private refundIfNotModified(req: Request, res: Response, client: RateLimitClient, planned: RateLimitDecision): void {
-    const writeHead: Response['writeHead'] = res.writeHead.bind(res);
     const limiter = this.limiter;
-    // Node writes the head through `writeHead` (also implicitly, from `end`): the one moment the status is final
-    // and headers can still change. Replaced on this response only, and only until it is called.
-    res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
-      res.writeHead = writeHead;
-      const status = typeof args[0] === 'number' ? args[0] : res.statusCode;
-      if (status === 304) {
-        const current = recallRateLimit(req)?.decision ?? planned;
-        setRateLimitHeaders(res, refunded(current, planned.windows.length));
-        limiter.refund(client, planned).catch(() => {
-          // The storage is down: the request stays charged, as any request would be while it is.
-        });
-      }
-      return writeHead(...args);
-    } as Response['writeHead'];
+    onHeaders(res, () => {
+      if (res.statusCode !== 304) return;
+      const current = recallRateLimit(req)?.decision ?? planned;
+      setRateLimitHeaders(res, refunded(current, planned.windows.length));
+      limiter.refund(client, planned).catch(() => {
+        // The storage is down: the request stays charged, as any request would be while it is.
+      });
+    });
   }
 
   /** Answers `refusal` (or lets the request on) with the rate-limit headers of `client`, counting nothing. */
