@@ -81,9 +81,7 @@ describe.each(STORAGES)('API key lifecycle on the %s storage (e2e)', (_name, sto
         .post('/admin/api-keys', { name: 'detail', plan: 'free', scopes: ['read'] })
         .expect(201);
       const { id } = created.body as KeyBody;
-      const detail = await adminCall()
-        .get(created.headers.location)
-        .expect(200);
+      const detail = await adminCall().get(created.headers.location).expect(200);
       expect(detail.body).toMatchObject({ id, name: 'detail', plan: 'free', scopes: ['read'] });
       expect(detail.body).not.toHaveProperty('key');
       expect(detail.body).not.toHaveProperty('lastUsedAt');
@@ -220,8 +218,11 @@ describe.each(STORAGES)('API key lifecycle on the %s storage (e2e)', (_name, sto
 
     it('defaults to a day of overlap; end-overlap stops the previous secret at once; a second roll ends the oldest', async () => {
       const { id, secret: first } = await issue();
-      const second = (await adminCall().post(`/admin/api-keys/${id}/roll`).expect(200)).body as { key: string };
-      const overlap = Date.parse((second as { previousKeyExpiresAt: string }).previousKeyExpiresAt) - Date.now();
+      const second = (await adminCall().post(`/admin/api-keys/${id}/roll`).expect(200)).body as {
+        key: string;
+        previousKeyExpiresAt: string;
+      };
+      const overlap = Date.parse(second.previousKeyExpiresAt) - Date.now();
       expect(overlap).toBeGreaterThan(86_400_000 - 5_000);
       await categories(first).expect(200);
 
