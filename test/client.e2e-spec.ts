@@ -206,7 +206,7 @@ describe('@petstore/client against the service (e2e)', () => {
     expect(error.rateLimit?.windows.map((w) => w.name)).toEqual(['minute', 'day']);
   });
 
-  it('manages a key through the typed operations: detail, windows, roll (beta), and a typed refusal', async () => {
+  it('manages a key through the typed operations: detail, windows, roll (beta), and typed refusals', async () => {
     const admin = createPetstoreClient({
       baseUrl: base,
       apiKey: await t.key(['read', 'write', 'admin'], 'enterprise'),
@@ -227,6 +227,13 @@ describe('@petstore/client against the service (e2e)', () => {
     );
     expect(rolled.id).toBe(issued.id);
     const after = createPetstoreClient({ baseUrl: base, apiKey: rolled.key, pacing: false });
+    await after.unwrap(after.GET('/categories'));
+    // The test clock (which the service's key checks follow) passes the overlap at once.
+    offset += 61_000;
+    const before = createPetstoreClient({ baseUrl: base, apiKey: issued.key, pacing: false });
+    const expired: unknown = await before.unwrap(before.GET('/categories')).catch((e: unknown) => e);
+    if (!isPetstoreError(expired, 'get', '/categories')) throw new Error(`not a PetstoreError: ${String(expired)}`);
+    expect(expired).toMatchObject({ code: 'API_KEY_EXPIRED', status: 401 });
     await after.unwrap(after.GET('/categories'));
 
     await admin.unwrap(

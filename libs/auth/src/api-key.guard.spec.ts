@@ -1,4 +1,3 @@
-import { jest } from '@jest/globals';
 import type { ExecutionContext } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import { Reflector } from '@nestjs/core';
@@ -159,17 +158,16 @@ describe('ApiKeyGuard', () => {
     });
 
     it('answers 401 API_KEY_EXPIRED once the key is past its expiresAt, judged per request', async () => {
-      const { secret } = await issue(['read'], { expiresAt: new Date(Date.now() + 60_000) });
-      await expect(activate(context(PetsLikeController, 'list', request({ 'X-API-Key': secret })))).resolves.toBe(true);
-      const later = jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 60_000);
-      try {
-        // The key is cached now: the expiry is still read against the clock.
-        const error = await rejection(context(PetsLikeController, 'list', request({ 'X-API-Key': secret })));
-        expect(error).toMatchObject({ status: 401, code: 'API_KEY_EXPIRED' });
-        expect(store.calls.findActiveByHash).toBe(1);
-      } finally {
-        later.mockRestore();
-      }
+      let wall = Date.parse('2026-11-28T10:00:00Z');
+      guard = new ApiKeyGuard(new Reflector(), new ApiKeyResolver(store, undefined, () => wall));
+      const { secret } = await issue(['read'], { expiresAt: new Date(wall + 60_000) });
+      const ctx = () => context(PetsLikeController, 'list', request({ 'X-API-Key': secret }));
+      await expect(activate(ctx())).resolves.toBe(true);
+      wall += 60_000;
+      // The key is cached now: the expiry is still read against the clock.
+      const error = await rejection(ctx());
+      expect(error).toMatchObject({ status: 401, code: 'API_KEY_EXPIRED' });
+      expect(store.calls.findActiveByHash).toBe(1);
     });
 
     it("answers 403 API_KEY_ADDRESS_NOT_ALLOWED from outside the key's addresses, and lets its addresses in", async () => {

@@ -47,13 +47,13 @@ export function authenticateRequest(
   if (typeof secret !== 'string' || secret === '') return remember(req, NONE);
   if (secret.length > MAX_API_KEY_LENGTH) return remember(req, INVALID);
   const known = resolver.resolveAtOnce(secret);
-  if (known !== undefined) return remember(req, judge(req, known));
-  return resolver.resolve(secret).then((key) => remember(req, judge(req, key)));
+  if (known !== undefined) return remember(req, judge(req, known, resolver));
+  return resolver.resolve(secret).then((key) => remember(req, judge(req, key, resolver)));
 }
 
-function judge(req: AuthenticatedRequest, key: ApiKey | null): Authentication {
+function judge(req: AuthenticatedRequest, key: ApiKey | null, resolver: ApiKeyResolver): Authentication {
   if (!key) return INVALID;
-  if ((key.expiresAt || key.previousSecret) && isExpired(key, Date.now())) return EXPIRED;
+  if ((key.expiresAt || key.previousSecret) && isExpired(key, resolver.wallClock())) return EXPIRED;
   if (!addressAllowed(key.allowedAddresses, req.ip)) return ADDRESS_NOT_ALLOWED;
   return { kind: 'key', key };
 }
