@@ -20,6 +20,7 @@ import { OrdersModule } from './orders/index.js';
 import { PetsModule } from './pets/index.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { createValidationPipe } from './shared/http/validation.pipe.js';
+import { Clock } from './shared/clock.js';
 import { WebhooksModule } from './webhooks/index.js';
 
 /** What a team brings to the composed application: its modules, and the migrations of their tables. */
@@ -50,7 +51,7 @@ export class AppModule {
           renamedMigrations: SCHEMA.renamedMigrations,
         }),
         MetricsModule,
-        AuthModule.forRoot({ storeModule: ApiKeyStoreModule }),
+        AuthModule.forRoot({ storeModule: ApiKeyStoreModule, clock: Clock }),
         RateLimitsModule.forRoot({ usageModule: KeyUsageMeterModule }),
         ApiKeysModule,
         CategoriesModule,

@@ -205,4 +205,42 @@ describe('@petstore/client against the service (e2e)', () => {
     });
     expect(error.rateLimit?.windows.map((w) => w.name)).toEqual(['minute', 'day']);
   });
+
+  it('manages a key through the typed operations: detail, windows, roll (beta), and typed refusals', async () => {
+    const admin = createPetstoreClient({
+      baseUrl: base,
+      apiKey: await t.key(['read', 'write', 'admin'], 'enterprise'),
+    });
+    const issued = await admin.unwrap(
+      admin.POST('/admin/api-keys', {
+        body: { name: 'client', plan: 'free', scopes: ['read'], allowedAddresses: ['127.0.0.1', '::1'] },
+      }),
+    );
+    const path = { keyId: issued.id };
+    const detail = await admin.unwrap(admin.GET('/admin/api-keys/{keyId}', { params: { path } }));
+    expect(detail.allowedAddresses).toEqual(['127.0.0.1', '::1']);
+    const windows = await admin.unwrap(admin.GET('/admin/api-keys/{keyId}/rate-limit', { params: { path } }));
+    expect(windows.windows.map((w) => w.remaining)).toEqual([PER_MINUTE, 1000]);
+
+    const rolled = await admin.unwrap(
+      admin.POST('/admin/api-keys/{keyId}/roll', { params: { path }, body: { overlapSeconds: 60 } }),
+    );
+    expect(rolled.id).toBe(issued.id);
+    const after = createPetstoreClient({ baseUrl: base, apiKey: rolled.key, pacing: false });
+    await after.unwrap(after.GET('/categories'));
+    // The test clock (which the service's key checks follow) passes the overlap at once.
+    offset += 61_000;
+    const before = createPetstoreClient({ baseUrl: base, apiKey: issued.key, pacing: false });
+    const expired: unknown = await before.unwrap(before.GET('/categories')).catch((e: unknown) => e);
+    if (!isPetstoreError(expired, 'get', '/categories')) throw new Error(`not a PetstoreError: ${String(expired)}`);
+    expect(expired).toMatchObject({ code: 'API_KEY_EXPIRED', status: 401 });
+    await after.unwrap(after.GET('/categories'));
+
+    await admin.unwrap(
+      admin.PATCH('/admin/api-keys/{keyId}', { params: { path }, body: { allowedAddresses: ['192.0.2.0/24'] } }),
+    );
+    const error: unknown = await after.unwrap(after.GET('/categories')).catch((e: unknown) => e);
+    if (!isPetstoreError(error, 'get', '/categories')) throw new Error(`not a PetstoreError: ${String(error)}`);
+    expect(error).toMatchObject({ code: 'API_KEY_ADDRESS_NOT_ALLOWED', status: 403 });
+  });
 });

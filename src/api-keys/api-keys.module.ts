@@ -17,6 +17,7 @@ import { AdminPlansController } from './http/admin-plans.controller.js';
 import { ApiKeyOrmEntity } from './infrastructure/api-key.orm-entity.js';
 import { KeyUsageOrmEntity } from './infrastructure/key-usage.orm-entity.js';
 import { ApiKeyUsage1795219200000 } from './infrastructure/migrations/1795219200000-api-key-usage.js';
+import { ApiKeyLifecycle1795859934000 } from './infrastructure/migrations/1795859934000-api-key-lifecycle.js';
 import { TypeOrmApiKeyStore } from './infrastructure/typeorm-api-key.store.js';
 import { TypeOrmKeyUsageRepository } from './infrastructure/typeorm-key-usage.repository.js';
 
@@ -24,7 +25,7 @@ import { TypeOrmKeyUsageRepository } from './infrastructure/typeorm-key-usage.re
 export const API_KEY_ENTITIES = [ApiKeyOrmEntity, KeyUsageOrmEntity];
 
 /** This module's migrations since the core ones (the api_keys table is in CORE_MIGRATIONS). */
-export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000];
+export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000, ApiKeyLifecycle1795859934000];
 
 /** Binds the auth library's key store port to PostgreSQL. */
 @Module({

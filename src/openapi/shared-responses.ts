@@ -80,11 +80,19 @@ const SHARED_RESPONSES: Record<string, Json> = {
   Unauthorized: errorResponse([
     ['No API key', new ApiError(401, 'UNAUTHENTICATED', `Send an API key in the ${API_KEY_HEADER} header`)],
     ['An unknown or revoked API key', new ApiError(401, 'INVALID_API_KEY', 'The API key is unknown or revoked')],
+    [
+      "An API key past its expiresAt, or a rolled key's previous secret after the overlap (beta)",
+      new ApiError(401, 'API_KEY_EXPIRED', 'The API key has expired'),
+    ],
   ]),
   Forbidden: errorResponse([
     [
       "The API key lacks the operation's scope",
       new ApiError(403, 'INSUFFICIENT_SCOPE', "This operation needs an API key with the 'write' scope"),
+    ],
+    [
+      'The API key is used from an address outside its allowedAddresses (beta)',
+      new ApiError(403, 'API_KEY_ADDRESS_NOT_ALLOWED', 'The API key may not be used from this address'),
     ],
   ]),
   RequestTimeout: errorResponse([

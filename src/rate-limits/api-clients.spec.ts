@@ -16,6 +16,11 @@ function key(overrides: Partial<ApiKey> = {}): ApiKey {
     limits: null,
     createdAt: new Date(Date.UTC(2026, 0, 1)),
     revokedAt: null,
+    expiresAt: null,
+    allowedAddresses: null,
+    lastUsedAt: null,
+    previousKeyExpiresAt: null,
+    previousKeyLastUsedAt: null,
     ...overrides,
   };
 }

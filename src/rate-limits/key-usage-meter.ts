@@ -2,10 +2,11 @@
  * Told, per request, what the limiter did for an API key: a request counted
  * against its plan, a refusal (429), a ban started. Called on the request path,
  * so an implementation keeps it to an in-memory increment (the api-keys module
- * binds it and persists the totals in batches).
+ * binds it and persists the totals in batches, with each key's last use).
  */
 export abstract class KeyUsageMeter {
-  abstract counted(keyId: number): void;
-  abstract refused(keyId: number): void;
+  /** `previousSecret`: the request came with the key's previous secret (after a roll). */
+  abstract counted(keyId: number, previousSecret?: boolean): void;
+  abstract refused(keyId: number, previousSecret?: boolean): void;
   abstract banned(keyId: number): void;
 }

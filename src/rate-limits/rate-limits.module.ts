@@ -43,12 +43,12 @@ export function rateLimitOptions(
         reason: refusal.reason === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED',
       });
       if (!key || !usage) return;
-      usage.refused(key.id);
+      usage.refused(key.id, key.previousSecret);
       if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id);
     },
     onCounted: usage
       ? (client) => {
-          if (client.key) usage.counted(client.key.id);
+          if (client.key) usage.counted(client.key.id, client.key.previousSecret);
         }
       : undefined,
     exemptPaths: HEALTH_PROBES,

@@ -1,8 +1,10 @@
-import type { ApiKey, ApiKeyChanges, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
+import type { ApiKey, ApiKeyChanges, ApiKeyRoll, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
 
 interface StoredKey {
   readonly key: ApiKey;
   readonly hash: string;
+  /** The secret before the last roll. */
+  readonly previousHash?: string;
 }
 
 export type ApiKeyStoreMethod = keyof ApiKeyStore;
@@ -28,6 +30,8 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
     createIfNoneExist: 0,
     update: 0,
     revoke: 0,
+    roll: 0,
+    endOverlap: 0,
   };
   /** Every record handed to `create`/`createIfNoneExist` and accepted, in order. */
   readonly records: NewApiKeyRecord[] = [];
@@ -58,7 +62,9 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
     this.calls.findActiveByHash++;
     if (this.down) throw new Error('connection terminated');
     for (const row of this.rows.values()) {
-      if (row.hash === hash && row.key.revokedAt === null) return copy(row.key);
+      if (row.key.revokedAt !== null) continue;
+      if (row.hash === hash) return copy(row.key);
+      if (row.previousHash === hash) return { ...copy(row.key), previousSecret: true };
     }
     return null;
   }
@@ -98,6 +104,10 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
       ...(changes.plan !== undefined && { plan: changes.plan }),
       ...(changes.scopes !== undefined && { scopes: [...changes.scopes] }),
       ...(changes.limits !== undefined && { limits: changes.limits && { ...changes.limits } }),
+      ...(changes.expiresAt !== undefined && { expiresAt: changes.expiresAt }),
+      ...(changes.allowedAddresses !== undefined && {
+        allowedAddresses: changes.allowedAddresses && [...changes.allowedAddresses],
+      }),
     };
     this.rows.set(id, { ...row, key });
     return copy(key);
@@ -113,6 +123,29 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
     return copy(key);
   }
 
+  async roll(id: number, roll: ApiKeyRoll): Promise<ApiKey | null> {
+    this.calls.roll++;
+    const row = this.rows.get(id);
+    if (!row || row.key.revokedAt !== null) return null;
+    const key: ApiKey = {
+      ...row.key,
+      prefix: roll.prefix,
+      previousKeyExpiresAt: roll.previousExpiresAt,
+      previousKeyLastUsedAt: null,
+    };
+    this.rows.set(id, { key, hash: roll.hash, previousHash: row.hash });
+    return copy(key);
+  }
+
+  async endOverlap(id: number, at: Date): Promise<ApiKey | null> {
+    this.calls.endOverlap++;
+    const row = this.rows.get(id);
+    if (!row) return null;
+    const ends = row.key.previousKeyExpiresAt;
+    if (ends && ends > at) this.rows.set(id, { ...row, key: { ...row.key, previousKeyExpiresAt: at } });
+    return copy(this.rows.get(id)!.key);
+  }
+
   private insert(record: NewApiKeyRecord): ApiKey {
     this.records.push(record);
     const key: ApiKey = {
@@ -124,6 +157,11 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
       limits: record.limits && { ...record.limits },
       createdAt: this.now(),
       revokedAt: null,
+      expiresAt: record.expiresAt ?? null,
+      allowedAddresses: record.allowedAddresses ? [...record.allowedAddresses] : null,
+      lastUsedAt: null,
+      previousKeyExpiresAt: null,
+      previousKeyLastUsedAt: null,
     };
     this.rows.set(key.id, { key, hash: record.hash });
     return copy(key);

@@ -1,4 +1,4 @@
-import type { DailyUsage, UsageDelta } from '../../src/api-keys/domain/key-usage.js';
+import type { DailyUsage, KeyLastUse, UsageDelta } from '../../src/api-keys/domain/key-usage.js';
 import type { KeyUsageRepository } from '../../src/api-keys/domain/key-usage.repository.js';
 
 /**
@@ -31,6 +31,25 @@ export class InMemoryKeyUsageRepository implements KeyUsageRepository {
         requests: row.requests + d.requests,
         refused: row.refused + d.refused,
         bans: row.bans + d.bans,
+      });
+    }
+  }
+
+  /** Each key's last uses, as the adapter keeps them on api_keys (moved forward only). */
+  readonly lastUses = new Map<number, { at: Date; previousAt: Date | null }>();
+
+  async markUsed(uses: readonly KeyLastUse[]): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext -= 1;
+      throw new Error('database unavailable');
+    }
+    for (const { keyId, at, previousAt } of uses) {
+      if (this.keyIds && !this.keyIds.has(keyId)) continue;
+      const known = this.lastUses.get(keyId);
+      const later = (a: Date | null, b: Date | null) => (a && b ? (a > b ? a : b) : (a ?? b));
+      this.lastUses.set(keyId, {
+        at: later(known?.at ?? null, at) ?? at,
+        previousAt: later(known?.previousAt ?? null, previousAt),
       });
     }
   }

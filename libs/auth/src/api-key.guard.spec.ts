@@ -42,12 +42,13 @@ class PublicController {
 
 interface StubRequest {
   apiKey?: ApiKey;
+  ip?: string;
   header(name: string): string | undefined;
 }
 
-function request(headers: Record<string, string> = {}): StubRequest {
+function request(headers: Record<string, string> = {}, ip = '192.0.2.10'): StubRequest {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { header: (name) => lower[name.toLowerCase()] };
+  return { ip, header: (name) => lower[name.toLowerCase()] };
 }
 
 /** Nest's own execution context of an HTTP request to `handler` of `controller` (the request, a response, next). */
@@ -66,7 +67,10 @@ describe('ApiKeyGuard', () => {
     guard = new ApiKeyGuard(new Reflector(), new ApiKeyResolver(store));
   });
 
-  async function issue(scopes: Scope[]): Promise<{ key: ApiKey; secret: string }> {
+  async function issue(
+    scopes: Scope[],
+    lifecycle: { expiresAt?: Date; allowedAddresses?: string[] } = {},
+  ): Promise<{ key: ApiKey; secret: string }> {
     const secret = `psk_guard-test-${nextSecret++}-${'x'.repeat(30)}`;
     const key = await store.create({
       name: 'test',
@@ -75,6 +79,7 @@ describe('ApiKeyGuard', () => {
       plan: 'free',
       scopes,
       limits: null,
+      ...lifecycle,
     });
     return { key, secret };
   }
@@ -150,6 +155,28 @@ describe('ApiKeyGuard', () => {
       await store.revoke(key.id);
       const error = await rejection(context(PetsLikeController, 'list', request({ 'X-API-Key': secret })));
       expect(error).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+    });
+
+    it('answers 401 API_KEY_EXPIRED once the key is past its expiresAt, judged per request', async () => {
+      let wall = Date.parse('2026-11-28T10:00:00Z');
+      guard = new ApiKeyGuard(new Reflector(), new ApiKeyResolver(store, undefined, () => wall));
+      const { secret } = await issue(['read'], { expiresAt: new Date(wall + 60_000) });
+      const ctx = () => context(PetsLikeController, 'list', request({ 'X-API-Key': secret }));
+      await expect(activate(ctx())).resolves.toBe(true);
+      wall += 60_000;
+      // The key is cached now: the expiry is still read against the clock.
+      const error = await rejection(ctx());
+      expect(error).toMatchObject({ status: 401, code: 'API_KEY_EXPIRED' });
+      expect(store.calls.findActiveByHash).toBe(1);
+    });
+
+    it("answers 403 API_KEY_ADDRESS_NOT_ALLOWED from outside the key's addresses, and lets its addresses in", async () => {
+      const { secret } = await issue(['read'], { allowedAddresses: ['198.51.100.0/24'] });
+      const from = (ip: string) => context(PetsLikeController, 'list', request({ 'X-API-Key': secret }, ip));
+      await expect(activate(from('198.51.100.20'))).resolves.toBe(true);
+      await expect(activate(from('::ffff:198.51.100.21'))).resolves.toBe(true);
+      const error = await rejection(from('192.0.2.10'));
+      expect(error).toMatchObject({ status: 403, code: 'API_KEY_ADDRESS_NOT_ALLOWED' });
     });
 
     it('refuses an absurdly long key without asking the store', async () => {

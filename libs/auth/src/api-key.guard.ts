@@ -64,6 +64,12 @@ function admit(authentication: Authentication, scope: Scope | typeof ANY_SCOPE):
   if (authentication.kind === 'invalid') {
     throw new ApiError(401, 'INVALID_API_KEY', 'The API key is unknown or revoked');
   }
+  if (authentication.kind === 'expired') {
+    throw new ApiError(401, 'API_KEY_EXPIRED', 'The API key has expired');
+  }
+  if (authentication.kind === 'address_not_allowed') {
+    throw new ApiError(403, 'API_KEY_ADDRESS_NOT_ALLOWED', 'The API key may not be used from this address');
+  }
   if (scope !== ANY_SCOPE && !hasScope(authentication.key, scope)) {
     throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This operation needs an API key with the '${scope}' scope`);
   }

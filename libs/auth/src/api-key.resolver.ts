@@ -61,6 +61,8 @@ export class ApiKeyResolver {
   constructor(
     private readonly store: ApiKeyStore,
     private readonly now: () => number = () => performance.now(),
+    /** Wall-clock time (ms) against which keys' expiries are judged on each request. */
+    readonly wallClock: () => number = Date.now,
   ) {
     // The clock is read on every check (no `ttlResolution` caching), so a test's clock is exact.
     const clock = { perf: { now }, ttlResolution: 0 };

@@ -9,16 +9,28 @@ export interface NewApiKeyRecord {
   readonly plan: string;
   readonly scopes: readonly Scope[];
   readonly limits: KeyLimits | null;
+  readonly expiresAt?: Date | null;
+  readonly allowedAddresses?: readonly string[] | null;
 }
 
 export interface ApiKeyChanges {
   readonly plan?: string;
   readonly scopes?: readonly Scope[];
   readonly limits?: KeyLimits | null;
+  readonly expiresAt?: Date | null;
+  readonly allowedAddresses?: readonly string[] | null;
+}
+
+/** A new secret for a key: the current one becomes the previous one, working until `previousExpiresAt`. */
+export interface ApiKeyRoll {
+  readonly prefix: string;
+  readonly hash: string;
+  readonly previousExpiresAt: Date;
 }
 
 /** Port: where API keys live. Implemented by the application's persistence adapter. */
 export abstract class ApiKeyStore {
+  /** The unrevoked key whose current or previous secret has this hash (then marked `previousSecret`). */
   abstract findActiveByHash(hash: string): Promise<ApiKey | null>;
   abstract findById(id: number): Promise<ApiKey | null>;
   /** Keys with id > afterId, ascending, at most `limit`. */
@@ -28,4 +40,8 @@ export abstract class ApiKeyStore {
   abstract createIfNoneExist(record: NewApiKeyRecord): Promise<ApiKey | null>;
   abstract update(id: number, changes: ApiKeyChanges): Promise<ApiKey | null>;
   abstract revoke(id: number): Promise<ApiKey | null>;
+  /** Gives an unrevoked key a new secret, in one statement; null when no such key. */
+  abstract roll(id: number, roll: ApiKeyRoll): Promise<ApiKey | null>;
+  /** Ends the previous secret's overlap at `at` when it ends later; the key, or null when none. */
+  abstract endOverlap(id: number, at: Date): Promise<ApiKey | null>;
 }

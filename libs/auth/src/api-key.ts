@@ -17,8 +17,34 @@ export interface ApiKey {
   readonly limits: KeyLimits | null;
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
+  /** After this instant the key answers 401 `API_KEY_EXPIRED`; null: never. */
+  readonly expiresAt: Date | null;
+  /** Addresses and CIDR ranges the key may be used from; null: anywhere. */
+  readonly allowedAddresses: readonly string[] | null;
+  /** When the key was last used, as of the last usage flush. */
+  readonly lastUsedAt: Date | null;
+  /** While a roll's overlap lasts (or after it ended): when the previous secret stops(ped) working. */
+  readonly previousKeyExpiresAt: Date | null;
+  /** When the previous secret was last used, as of the last usage flush. */
+  readonly previousKeyLastUsedAt: Date | null;
+  /**
+   * Set on the key as resolved from its previous secret (after a roll): that secret
+   * works only until `previousKeyExpiresAt`. Absent for the current secret and in listings.
+   */
+  readonly previousSecret?: true;
 }
 
 export function hasScope(key: ApiKey, scope: Scope): boolean {
   return key.scopes.includes(scope);
+}
+
+/**
+ * Whether the secret that resolved to `key` no longer works at `nowMs`: the key's
+ * expiry, or for a previous secret the end of the roll's overlap. Checked against the
+ * clock on every request, since a resolved key is cached for seconds.
+ */
+export function isExpired(key: ApiKey, nowMs: number): boolean {
+  if (key.expiresAt && key.expiresAt.getTime() <= nowMs) return true;
+  if (!key.previousSecret) return false;
+  return !key.previousKeyExpiresAt || key.previousKeyExpiresAt.getTime() <= nowMs;
 }

@@ -1,4 +1,4 @@
-import { DynamicModule, Module, ModuleMetadata, Provider } from '@nestjs/common';
+import { DynamicModule, InjectionToken, Module, ModuleMetadata, Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
@@ -7,6 +7,16 @@ import { ApiKeyStore } from './api-key.store.js';
 export interface AuthModuleOptions {
   /** A module that provides and exports the `ApiKeyStore` port. */
   readonly storeModule: NonNullable<ModuleMetadata['imports']>[number];
+  /**
+   * A provider token of the application's clock (an object with `now(): Date`), when
+   * it may bind one: keys' expiries are then judged by it, like the application's own
+   * time rules (a roll's overlap). Absent or unbound: the system's time.
+   */
+  readonly clock?: InjectionToken;
+}
+
+interface WallClock {
+  now(): Date;
 }
 
 /**
@@ -18,8 +28,9 @@ export class AuthModule {
   static forRoot(options: AuthModuleOptions): DynamicModule {
     const resolver: Provider = {
       provide: ApiKeyResolver,
-      useFactory: (store: ApiKeyStore) => new ApiKeyResolver(store),
-      inject: [ApiKeyStore],
+      useFactory: (store: ApiKeyStore, clock?: WallClock) =>
+        new ApiKeyResolver(store, undefined, clock ? () => clock.now().getTime() : undefined),
+      inject: options.clock ? [ApiKeyStore, { token: options.clock, optional: true }] : [ApiKeyStore],
     };
     return {
       module: AuthModule,

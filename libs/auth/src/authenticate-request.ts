@@ -1,4 +1,5 @@
-import type { ApiKey } from './api-key.js';
+import { addressAllowed } from './address-rules.js';
+import { type ApiKey, isExpired } from './api-key.js';
 import type { ApiKeyResolver } from './api-key.resolver.js';
 import { API_KEY_HEADER, type AuthenticatedRequest } from './auth.decorators.js';
 
@@ -11,10 +12,16 @@ export type Authentication =
   /** No key sent. */
   | { readonly kind: 'none' }
   /** A key that is unknown, revoked, or too long to be one. */
-  | { readonly kind: 'invalid' };
+  | { readonly kind: 'invalid' }
+  /** A known key past its `expiresAt`, or a previous secret past the end of its roll's overlap. */
+  | { readonly kind: 'expired' }
+  /** A known key sent from an address outside its `allowedAddresses`. */
+  | { readonly kind: 'address_not_allowed' };
 
 const NONE: Authentication = { kind: 'none' };
 const INVALID: Authentication = { kind: 'invalid' };
+const EXPIRED: Authentication = { kind: 'expired' };
+const ADDRESS_NOT_ALLOWED: Authentication = { kind: 'address_not_allowed' };
 const RESULT = Symbol('authentication');
 
 type Remembered = AuthenticatedRequest & { [RESULT]?: Authentication };
@@ -25,7 +32,9 @@ type Remembered = AuthenticatedRequest & { [RESULT]?: Authentication };
  * `req.apiKey`. Answers at once, without a promise, when the resolver's caches
  * know the secret (the usual case: a request then takes no async step for it),
  * else with a promise. Fails with `KeyStoreUnavailableError` when the key cannot
- * be checked: a failed lookup is never "no key".
+ * be checked: a failed lookup is never "no key". Expiry and address rules are
+ * judged here, per request against the clock and `req.ip` (not when the key was
+ * cached): such a key is not a valid key, and counted like none.
  */
 export function authenticateRequest(
   req: AuthenticatedRequest,
@@ -38,11 +47,16 @@ export function authenticateRequest(
   if (typeof secret !== 'string' || secret === '') return remember(req, NONE);
   if (secret.length > MAX_API_KEY_LENGTH) return remember(req, INVALID);
   const known = resolver.resolveAtOnce(secret);
-  if (known !== undefined) return remember(req, ofKey(known));
-  return resolver.resolve(secret).then((key) => remember(req, ofKey(key)));
+  if (known !== undefined) return remember(req, judge(req, known, resolver));
+  return resolver.resolve(secret).then((key) => remember(req, judge(req, key, resolver)));
 }
 
-const ofKey = (key: ApiKey | null): Authentication => (key ? { kind: 'key', key } : INVALID);
+function judge(req: AuthenticatedRequest, key: ApiKey | null, resolver: ApiKeyResolver): Authentication {
+  if (!key) return INVALID;
+  if ((key.expiresAt || key.previousSecret) && isExpired(key, resolver.wallClock())) return EXPIRED;
+  if (!addressAllowed(key.allowedAddresses, req.ip)) return ADDRESS_NOT_ALLOWED;
+  return { kind: 'key', key };
+}
 
 function remember(req: AuthenticatedRequest, authentication: Authentication): Authentication {
   if (authentication.kind === 'key') req.apiKey = authentication.key;

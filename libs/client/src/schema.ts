@@ -95,7 +95,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * An API key
+         * @description The key (never its secret), revoked or not, with `lastUsedAt` and, after a roll, when the previous secret ends and was last used. Last uses are as of the last usage flush (every few seconds per instance).
+         */
+        get: operations["getApiKey"];
         put?: never;
         post?: never;
         /**
@@ -110,6 +114,66 @@ export interface paths {
          * @description Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan.
          */
         patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/admin/api-keys/{keyId}/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An API key's live windows
+         * @description What `GET /rate-limit` shows the key itself: its plan, minute and day windows and ban, as they stand now on the limiter (memory or Redis). Reading them counts no request against that key.
+         */
+        get: operations["getApiKeyRateLimit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-keys/{keyId}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an API key a new secret
+         * @description The same key (id, plan, scopes, limits, usage and windows) gets a new secret, shown only in this response. The previous secret keeps working for `overlapSeconds` (default 86400, at most 30 days, 0: not at all), then answers 401 `API_KEY_EXPIRED`; rolling again during an overlap ends the older secret at once. This instance applies the roll at once, others within the key cache (10 s).
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-keys/{keyId}/roll/end-overlap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a rolled key's overlap now
+         * @description The previous secret answers 401 `API_KEY_EXPIRED` from now on (on other instances within the key cache, 10 s). Nothing changes when no overlap is running.
+         */
+        post: operations["endApiKeyRollOverlap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/api-keys/{keyId}/unban": {
@@ -584,6 +648,47 @@ export interface components {
              * @description When the key was revoked
              */
             revokedAt?: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (401 `API_KEY_EXPIRED` after it)
+             * @example 2027-06-30T00:00:00.000Z
+             */
+            expiresAt?: string;
+            /**
+             * @description Addresses and CIDR ranges the key may be used from (absent: any)
+             * @example [
+             *       "203.0.113.0/24"
+             *     ]
+             */
+            allowedAddresses?: string[];
+            /**
+             * Format: date-time
+             * @description When the key was last used (a request counted or refused with 429), as of the last usage flush: each instance writes it every few seconds, so the latest seconds may be missing. Absent: never used
+             * @example 2026-11-28T09:41:07.000Z
+             */
+            lastUsedAt?: string;
+            /**
+             * Format: date-time
+             * @description After a roll: when the previous secret stops (or stopped) working; absent when the key was never rolled
+             * @example 2026-11-29T09:00:00.000Z
+             */
+            previousKeyExpiresAt?: string;
+            /**
+             * Format: date-time
+             * @description After a roll: when the previous secret was last used, as of the last usage flush (absent: not since the roll), so an admin knows whether the overlap can be ended early
+             * @example 2026-11-28T09:30:12.000Z
+             */
+            previousKeyLastUsedAt?: string;
+        };
+        /** @description How long the previous secret of a rolled key keeps working */
+        ApiKeyRoll: {
+            /**
+             * Format: int32
+             * @description Seconds the previous secret keeps working (0: it stops at once); at most 30 days
+             * @default 86400
+             * @example 3600
+             */
+            overlapSeconds: number;
         };
         /** @description Changes to an API key; absent fields keep their value */
         ApiKeyUpdate: {
@@ -592,6 +697,20 @@ export interface components {
             scopes?: ("read" | "write" | "admin")[];
             /** @description Own quota; only for the enterprise plan */
             limits?: components["schemas"]["KeyLimits"];
+            /**
+             * Format: date-time
+             * @description When the key stops working (401 `API_KEY_EXPIRED` after it); in the future.; null: never
+             * @example 2027-06-30T00:00:00Z
+             */
+            expiresAt?: string | null;
+            /**
+             * @description IPv4/IPv6 addresses or CIDR ranges the key may be used from (the client address as `TRUST_PROXY` resolves it); from elsewhere it answers 403 `API_KEY_ADDRESS_NOT_ALLOWED`. Absent: any address; null: any address again
+             * @example [
+             *       "203.0.113.0/24",
+             *       "2001:db8:1::/48"
+             *     ]
+             */
+            allowedAddresses?: string[] | null;
         };
         /** @description A rate-limit ban in force: an API key or an address without a valid key */
         Ban: {
@@ -909,6 +1028,37 @@ export interface components {
              */
             revokedAt?: string;
             /**
+             * Format: date-time
+             * @description When the key stops working (401 `API_KEY_EXPIRED` after it)
+             * @example 2027-06-30T00:00:00.000Z
+             */
+            expiresAt?: string;
+            /**
+             * @description Addresses and CIDR ranges the key may be used from (absent: any)
+             * @example [
+             *       "203.0.113.0/24"
+             *     ]
+             */
+            allowedAddresses?: string[];
+            /**
+             * Format: date-time
+             * @description When the key was last used (a request counted or refused with 429), as of the last usage flush: each instance writes it every few seconds, so the latest seconds may be missing. Absent: never used
+             * @example 2026-11-28T09:41:07.000Z
+             */
+            lastUsedAt?: string;
+            /**
+             * Format: date-time
+             * @description After a roll: when the previous secret stops (or stopped) working; absent when the key was never rolled
+             * @example 2026-11-29T09:00:00.000Z
+             */
+            previousKeyExpiresAt?: string;
+            /**
+             * Format: date-time
+             * @description After a roll: when the previous secret was last used, as of the last usage flush (absent: not since the roll), so an admin knows whether the overlap can be ended early
+             * @example 2026-11-28T09:30:12.000Z
+             */
+            previousKeyLastUsedAt?: string;
+            /**
              * @description The key to send in `X-API-Key`; it is not stored and cannot be shown again
              * @example psk_Xk3f9aQe…
              */
@@ -944,6 +1094,20 @@ export interface components {
             scopes: ("read" | "write" | "admin")[];
             /** @description Own quota; only (and required) for the enterprise plan */
             limits?: components["schemas"]["KeyLimits"];
+            /**
+             * Format: date-time
+             * @description When the key stops working (401 `API_KEY_EXPIRED` after it); in the future.
+             * @example 2027-06-30T00:00:00Z
+             */
+            expiresAt?: string;
+            /**
+             * @description IPv4/IPv6 addresses or CIDR ranges the key may be used from (the client address as `TRUST_PROXY` resolves it); from elsewhere it answers 403 `API_KEY_ADDRESS_NOT_ALLOWED`. Absent: any address
+             * @example [
+             *       "203.0.113.0/24",
+             *       "2001:db8:1::/48"
+             *     ]
+             */
+            allowedAddresses?: string[];
         };
         /** @description A category as a client sends it */
         NewCategory: {
@@ -1384,6 +1548,26 @@ export interface components {
              */
             reset: number;
         };
+        /** @description A rolled API key: its new secret (shown only in this response) and the end of the overlap */
+        RolledApiKey: {
+            /**
+             * Format: int64
+             * @description Key id (unchanged by the roll)
+             * @example 7
+             */
+            id: number;
+            /**
+             * @description The new key to send in `X-API-Key`; it is not stored and cannot be shown again
+             * @example psk_Q2m8vRt1…
+             */
+            key: string;
+            /**
+             * Format: date-time
+             * @description When the previous secret stops working (then 401 `API_KEY_EXPIRED`)
+             * @example 2026-11-29T09:00:00.000Z
+             */
+            previousKeyExpiresAt: string;
+        };
         /** @description An endpoint's new signing secret, shown in this response only */
         RotatedWebhookSecret: {
             /**
@@ -1506,7 +1690,7 @@ export interface components {
                 };
             };
         };
-        /** @description No API key (`UNAUTHENTICATED`); An unknown or revoked API key (`INVALID_API_KEY`) */
+        /** @description No API key (`UNAUTHENTICATED`); An unknown or revoked API key (`INVALID_API_KEY`); An API key past its expiresAt, or a rolled key's previous secret after the overlap (beta) (`API_KEY_EXPIRED`) */
         Unauthorized: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1518,11 +1702,11 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    code: "INVALID_API_KEY" | "UNAUTHENTICATED";
+                    code: "API_KEY_EXPIRED" | "INVALID_API_KEY" | "UNAUTHENTICATED";
                 };
             };
         };
-        /** @description The API key lacks the operation's scope (`INSUFFICIENT_SCOPE`) */
+        /** @description The API key lacks the operation's scope (`INSUFFICIENT_SCOPE`); The API key is used from an address outside its allowedAddresses (beta) (`API_KEY_ADDRESS_NOT_ALLOWED`) */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1534,7 +1718,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {string} */
-                    code: "INSUFFICIENT_SCOPE";
+                    code: "API_KEY_ADDRESS_NOT_ALLOWED" | "INSUFFICIENT_SCOPE";
                 };
             };
         };
@@ -1897,6 +2081,60 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the API key (a positive 64-bit integer)
+                 * @example 1
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API key has this id (`API_KEY_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     revokeApiKey: {
         parameters: {
             query?: never;
@@ -2004,6 +2242,174 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiKeyRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the API key (a positive 64-bit integer)
+                 * @example 1
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's plan, windows and ban */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API key has this id (`API_KEY_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the API key (a positive 64-bit integer)
+                 * @example 1
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRoll"];
+            };
+        };
+        responses: {
+            /** @description The new secret and the end of the overlap */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolledApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API key has this id (`API_KEY_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endApiKeyRollOverlap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the API key (a positive 64-bit integer)
+                 * @example 1
+                 */
+                keyId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No API key has this id (`API_KEY_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "API_KEY_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];

@@ -11,25 +11,40 @@ import {
   type Scope,
   visiblePrefix,
 } from '@petstore/auth';
-import { RateLimiter } from '@petstore/rate-limit';
+import { type RateLimitDecision, RateLimiter } from '@petstore/rate-limit';
 import { appConfig } from '../../config/app.config.js';
-import { keyCounterId } from '../../rate-limits/api-clients.js';
+import { keyClient, keyCounterId } from '../../rate-limits/api-clients.js';
 import type { PlanName } from '../../rate-limits/plan.js';
+import { Clock, systemClock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { assertLimitsFitPlan } from '../domain/api-key-policy.js';
+import { addressRules, assertExpiryInFuture, previousKeyExpiry } from '../domain/api-key-lifecycle.js';
 
 export interface NewApiKey {
   readonly name: string;
   readonly plan: PlanName;
   readonly scopes: readonly Scope[];
   readonly limits?: KeyLimits | null;
+  readonly expiresAt?: Date | null;
+  readonly allowedAddresses?: readonly string[] | null;
 }
 
 export interface ApiKeyUpdate {
   readonly plan?: PlanName;
   readonly scopes?: readonly Scope[];
   readonly limits?: KeyLimits | null;
+  /** null removes the expiry. */
+  readonly expiresAt?: Date | null;
+  /** null removes the address rules. */
+  readonly allowedAddresses?: readonly string[] | null;
+}
+
+/** A rolled key: its new secret, shown once, and when the previous one stops working. */
+export interface RolledApiKey {
+  readonly key: ApiKey;
+  readonly secret: string;
+  readonly previousKeyExpiresAt: Date;
 }
 
 /** A newly issued key: the secret is shown this once and never stored. */
@@ -47,13 +62,20 @@ export class ApiKeysService {
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     /** Absent where no limiter runs (the keys CLI). */
     @Optional() private readonly limiter?: RateLimiter,
+    @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
   async create(input: NewApiKey): Promise<IssuedApiKey> {
     const limits = input.limits ?? null;
     assertLimitsFitPlan(input.plan, limits);
+    assertExpiryInFuture(input.expiresAt, this.clock.now());
+    const allowedAddresses = addressRules(input.allowedAddresses) ?? null;
     const secret = generateApiKeySecret();
-    const record = this.record(input.name, secret, input.plan, input.scopes, limits);
+    const record = {
+      ...this.record(input.name, secret, input.plan, input.scopes, limits),
+      expiresAt: input.expiresAt ?? null,
+      allowedAddresses,
+    };
     const key = await this.store.create(record);
     this.resolver.invalidateHash(record.hash);
     return { key, secret };
@@ -75,8 +97,16 @@ export class ApiKeysService {
     // Leaving the enterprise plan drops its per-key limits unless new ones are given.
     const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
     assertLimitsFitPlan(plan, limits);
+    assertExpiryInFuture(changes.expiresAt, this.clock.now());
+    const allowedAddresses = addressRules(changes.allowedAddresses);
     const scopes = changes.scopes && [...new Set(changes.scopes)];
-    const updated = await this.store.update(id, { plan, scopes, limits });
+    const updated = await this.store.update(id, {
+      plan,
+      scopes,
+      limits,
+      expiresAt: changes.expiresAt,
+      allowedAddresses,
+    });
     if (!updated) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
     return updated;
@@ -85,6 +115,42 @@ export class ApiKeysService {
   async revoke(id: number): Promise<void> {
     if (!(await this.store.revoke(id))) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
+  }
+
+  /**
+   * Gives the key a new secret (same record: id, plan, scopes, limits, usage and
+   * windows); the current one keeps working for `overlapSeconds` (default a day; 0:
+   * not at all), and a previous one still in its overlap stops at once. This instance
+   * forgets the key's cached secrets now; others within the key cache's TTL.
+   */
+  async roll(id: number, overlapSeconds?: number): Promise<RolledApiKey> {
+    const previousKeyExpiresAt = previousKeyExpiry(this.clock.now(), overlapSeconds);
+    const secret = generateApiKeySecret();
+    const hash = hashApiKeySecret(secret);
+    const key = await this.store.roll(id, {
+      prefix: visiblePrefix(secret),
+      hash,
+      previousExpiresAt: previousKeyExpiresAt,
+    });
+    if (!key) throw new ApiKeyNotFoundError(id);
+    this.resolver.invalidate(id);
+    this.resolver.invalidateHash(hash);
+    return { key, secret, previousKeyExpiresAt };
+  }
+
+  /** Ends a roll's overlap now: the previous secret answers 401 `API_KEY_EXPIRED` from here on. */
+  async endOverlap(id: number): Promise<ApiKey> {
+    const key = await this.store.endOverlap(id, this.clock.now());
+    if (!key) throw new ApiKeyNotFoundError(id);
+    this.resolver.invalidate(id);
+    return key;
+  }
+
+  /** The key's live windows and ban, read without counting a request against it. */
+  async windows(id: number): Promise<{ readonly key: ApiKey; readonly decision: RateLimitDecision }> {
+    if (!this.limiter) throw new Error('windows() needs the rate limiter, which only the serving application has');
+    const key = await this.get(id);
+    return { key, decision: await this.limiter.check(keyClient(key), false) };
   }
 
   /** Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists). */

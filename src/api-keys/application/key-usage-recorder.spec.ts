@@ -128,3 +128,34 @@ describe('KeyUsageRecorder', () => {
     ]);
   });
 });
+
+describe('KeyUsageRecorder: last use', () => {
+  it('writes each key’s last use at the flush, and its previous secret’s apart', async () => {
+    const { clock, recorder, repository } = recorderAt(MIDNIGHT + 1_000);
+    recorder.counted(1);
+    recorder.counted(2, true);
+    clock.now += 5_000;
+    recorder.refused(1);
+    expect(repository.lastUses.size).toBe(0);
+    await recorder.flush();
+    expect(repository.lastUses.get(1)).toEqual({ at: new Date(MIDNIGHT + 6_000), previousAt: null });
+    expect(repository.lastUses.get(2)).toEqual({
+      at: new Date(MIDNIGHT + 1_000),
+      previousAt: new Date(MIDNIGHT + 1_000),
+    });
+  });
+
+  it('keeps the last uses of a failed flush for the next one', async () => {
+    const { recorder, repository } = recorderAt(MIDNIGHT + 1_000);
+    recorder.counted(3, true);
+    await recorder.flush();
+    recorder.counted(3);
+    repository.failNext = 1;
+    await expect(recorder.flush()).rejects.toThrow('database unavailable');
+    await recorder.flush();
+    expect(repository.lastUses.get(3)).toEqual({
+      at: new Date(MIDNIGHT + 1_000),
+      previousAt: new Date(MIDNIGHT + 1_000),
+    });
+  });
+});

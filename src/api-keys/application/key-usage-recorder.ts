@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { KeyUsageMeter } from '../../rate-limits/key-usage-meter.js';
-import { addDays, DAY_MS, startOfDay, type UsageDelta, utcDate } from '../domain/key-usage.js';
+import { addDays, DAY_MS, type KeyLastUse, startOfDay, type UsageDelta, utcDate } from '../domain/key-usage.js';
 import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
 
 export interface KeyUsageSettings {
@@ -34,6 +34,8 @@ export class KeyUsageRecorder implements KeyUsageMeter {
   private currentStart = Number.POSITIVE_INFINITY;
   private currentEnd = Number.NEGATIVE_INFINITY;
   private writing: Promise<unknown> = Promise.resolve();
+  /** Each key's last use since the last flush (ms), and its previous secret's (0: none): written with the counts. */
+  private lastUses = new Map<number, { at: number; previousAt: number }>();
 
   constructor(
     private readonly repository: KeyUsageRepository,
@@ -41,12 +43,14 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  counted(keyId: number): void {
+  counted(keyId: number, previousSecret = false): void {
     this.countsOf(keyId).requests += 1;
+    this.used(keyId, previousSecret);
   }
 
-  refused(keyId: number): void {
+  refused(keyId: number, previousSecret = false): void {
     this.countsOf(keyId).refused += 1;
+    this.used(keyId, previousSecret);
   }
 
   banned(keyId: number): void {
@@ -102,6 +106,18 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     }
   }
 
+  /** A field update per request: the database hears of it at the next flush, not per request. */
+  private used(keyId: number, previousSecret: boolean): void {
+    const now = this.now();
+    const last = this.lastUses.get(keyId);
+    if (last) {
+      last.at = now;
+      if (previousSecret) last.previousAt = now;
+    } else {
+      this.lastUses.set(keyId, { at: now, previousAt: previousSecret ? now : 0 });
+    }
+  }
+
   private countsOf(keyId: number): Counts {
     const now = this.now();
     if (now >= this.currentEnd || now < this.currentStart) this.switchDay(now);
@@ -135,14 +151,39 @@ export class KeyUsageRecorder implements KeyUsageMeter {
         if (c.requests + c.refused + c.bans > 0) deltas.push({ keyId, date, ...c });
       }
     }
-    if (deltas.length === 0) return 0;
+    if (deltas.length > 0) {
+      try {
+        await this.repository.add(deltas);
+      } catch (error) {
+        for (const delta of deltas) this.putBack(delta);
+        throw error;
+      }
+    }
+    // After the counts: the flush that shows a use in the daily usage also shows it as the last one.
+    await this.writeLastUses();
+    return deltas.length;
+  }
+
+  /** The last uses since the previous flush; a failed write keeps them (the later of two) for the next. */
+  private async writeLastUses(): Promise<void> {
+    const taken = this.lastUses;
+    if (taken.size === 0) return;
+    this.lastUses = new Map();
+    const uses: KeyLastUse[] = [...taken].map(([keyId, { at, previousAt }]) => ({
+      keyId,
+      at: new Date(at),
+      previousAt: previousAt > 0 ? new Date(previousAt) : null,
+    }));
     try {
-      await this.repository.add(deltas);
+      await this.repository.markUsed(uses);
     } catch (error) {
-      for (const delta of deltas) this.putBack(delta);
+      for (const [keyId, use] of taken) {
+        const later = this.lastUses.get(keyId);
+        if (later) later.previousAt = Math.max(later.previousAt, use.previousAt);
+        else this.lastUses.set(keyId, use);
+      }
       throw error;
     }
-    return deltas.length;
   }
 
   private putBack({ keyId, date, requests, refused, bans }: UsageDelta): void {

@@ -39,3 +39,12 @@ export class UsageRangeError extends DomainError {
     super(`Invalid request: ${problems.join('; ')}`);
   }
 }
+
+/** A key's lifecycle field out of bounds: an expiry in the past, an address rule that is none. */
+export class KeyLifecycleError extends DomainError {
+  readonly code = 'VALIDATION_FAILED';
+  readonly kind = 'validation';
+  constructor(problem: string) {
+    super(`Invalid request: ${problem}`);
+  }
+}

@@ -18,6 +18,13 @@ export interface UsageDelta extends DailyUsage {
   readonly keyId: number;
 }
 
+/** When a key was last used (by any secret), and by its previous secret after a roll (null: not since the flush before). */
+export interface KeyLastUse {
+  readonly keyId: number;
+  readonly at: Date;
+  readonly previousAt: Date | null;
+}
+
 export const DAY_MS = 86_400_000;
 
 /** The UTC day of a time, `YYYY-MM-DD`. */

@@ -12,7 +12,9 @@ import { ApiKeysService } from '../application/api-keys.service.js';
 import { KeyUsageService } from '../application/key-usage.service.js';
 import { MAX_USAGE_RANGE_DAYS } from '../domain/key-usage-range.js';
 import { ApiKeyUpdateDto } from './dto/api-key-update.dto.js';
-import { ApiKeyResponse, IssuedApiKeyResponse } from './dto/api-key.response.js';
+import { ApiKeyResponse, IssuedApiKeyResponse, RolledApiKeyResponse } from './dto/api-key.response.js';
+import { RateLimitStatusResponse } from '../../rate-limits/rate-limit-status.response.js';
+import { RollApiKeyDto } from './dto/roll-api-key.dto.js';
 import { DailyUsageResponse } from './dto/daily-usage.response.js';
 import { KeyUsageQuery } from './dto/key-usage.query.js';
 import { NewApiKeyDto } from './dto/new-api-key.dto.js';
@@ -20,6 +22,11 @@ import { NewApiKeyDto } from './dto/new-api-key.dto.js';
 const KeyId = new PositiveIdPipe((id) => new ApiKeyNotFoundError(id));
 
 const NOT_FOUND: DocumentedError = ['No API key has this id', new ApiKeyNotFoundError(7)];
+
+/** An ISO date-time of a body as a Date; null and absent kept. */
+function dateOf<T extends string | null | undefined>(value: T): Date | Exclude<T, string> {
+  return (typeof value === 'string' ? new Date(value) : value) as Date | Exclude<T, string>;
+}
 
 @ApiTags('Store')
 @Controller('admin/api-keys')
@@ -43,7 +50,7 @@ export class AdminApiKeysController {
     headers: { Location: { description: 'URL of the key', schema: { type: 'string' } } },
   })
   async create(@Body() body: NewApiKeyDto, @Res({ passthrough: true }) res: Response): Promise<IssuedApiKeyResponse> {
-    const { key, secret } = await this.keys.create(body);
+    const { key, secret } = await this.keys.create({ ...body, expiresAt: dateOf(body.expiresAt) });
     res.setHeader('Location', `/admin/api-keys/${key.id}`);
     return IssuedApiKeyResponse.from({ ...key, secret });
   }
@@ -76,7 +83,72 @@ export class AdminApiKeysController {
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The updated key' })
   @ApiErrors(NOT_FOUND)
   async update(@Param('keyId', KeyId) id: number, @Body() body: ApiKeyUpdateDto): Promise<ApiKeyResponse> {
-    return ApiKeyResponse.from(await this.keys.update(id, body));
+    return ApiKeyResponse.from(await this.keys.update(id, { ...body, expiresAt: dateOf(body.expiresAt) }));
+  }
+
+  @Get(':keyId')
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'getApiKey',
+    summary: 'An API key',
+    description:
+      'The key (never its secret), revoked or not, with `lastUsedAt` and, after a roll, when the previous ' +
+      'secret ends and was last used. Last uses are as of the last usage flush (every few seconds per instance).',
+  })
+  @ApiOkResponse({ type: ApiKeyResponse, description: 'The key' })
+  @ApiErrors(NOT_FOUND)
+  async get(@Param('keyId', KeyId) id: number): Promise<ApiKeyResponse> {
+    return ApiKeyResponse.from(await this.keys.get(id));
+  }
+
+  @Get(':keyId/rate-limit')
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'getApiKeyRateLimit',
+    summary: "An API key's live windows",
+    description:
+      'What `GET /rate-limit` shows the key itself: its plan, minute and day windows and ban, as they stand now ' +
+      'on the limiter (memory or Redis). Reading them counts no request against that key.',
+  })
+  @ApiOkResponse({ type: RateLimitStatusResponse, description: "The key's plan, windows and ban" })
+  @ApiErrors(NOT_FOUND)
+  async windows(@Param('keyId', KeyId) id: number): Promise<RateLimitStatusResponse> {
+    const { key, decision } = await this.keys.windows(id);
+    return RateLimitStatusResponse.from(key.plan, decision);
+  }
+
+  @Post(':keyId/roll')
+  @Stability('beta')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'rollApiKey',
+    summary: 'Give an API key a new secret',
+    description:
+      'The same key (id, plan, scopes, limits, usage and windows) gets a new secret, shown only in this ' +
+      'response. The previous secret keeps working for `overlapSeconds` (default 86400, at most 30 days, 0: ' +
+      'not at all), then answers 401 `API_KEY_EXPIRED`; rolling again during an overlap ends the older ' +
+      'secret at once. This instance applies the roll at once, others within the key cache (10 s).',
+  })
+  @ApiOkResponse({ type: RolledApiKeyResponse, description: 'The new secret and the end of the overlap' })
+  @ApiErrors(NOT_FOUND)
+  async roll(@Param('keyId', KeyId) id: number, @Body() body: RollApiKeyDto): Promise<RolledApiKeyResponse> {
+    return RolledApiKeyResponse.from(await this.keys.roll(id, body.overlapSeconds));
+  }
+
+  @Post(':keyId/roll/end-overlap')
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'endApiKeyRollOverlap',
+    summary: "End a rolled key's overlap now",
+    description:
+      'The previous secret answers 401 `API_KEY_EXPIRED` from now on (on other instances within the key ' +
+      'cache, 10 s). Nothing changes when no overlap is running.',
+  })
+  @HttpCode(200)
+  @ApiOkResponse({ type: ApiKeyResponse, description: 'The key' })
+  @ApiErrors(NOT_FOUND)
+  async endOverlap(@Param('keyId', KeyId) id: number): Promise<ApiKeyResponse> {
+    return ApiKeyResponse.from(await this.keys.endOverlap(id));
   }
 
   @Delete(':keyId')

@@ -16,7 +16,17 @@ export const ApiKeyMapper = {
           : null,
       createdAt: row.createdAt,
       revokedAt: row.revokedAt,
+      expiresAt: row.expiresAt,
+      allowedAddresses: row.allowedAddresses,
+      lastUsedAt: row.lastUsedAt,
+      previousKeyExpiresAt: row.previousKeyExpiresAt,
+      previousKeyLastUsedAt: row.previousKeyLastUsedAt,
     };
+  },
+  /** The key as found by a secret's hash: a previous secret's marks it `previousSecret`. */
+  toDomainByHash(this: void, row: ApiKeyOrmEntity, hash: string): ApiKey {
+    const key = ApiKeyMapper.toDomain(row);
+    return hash === row.keyHash ? key : { ...key, previousSecret: true };
   },
   toColumns(record: NewApiKeyRecord): Partial<ApiKeyOrmEntity> {
     return {
@@ -27,6 +37,8 @@ export const ApiKeyMapper = {
       scopes: [...record.scopes],
       limitPerMinute: record.limits?.perMinute ?? null,
       limitPerDay: record.limits?.perDay ?? null,
+      expiresAt: record.expiresAt ?? null,
+      allowedAddresses: record.allowedAddresses ? [...record.allowedAddresses] : null,
     };
   },
 };

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity({ name: 'api_keys' })
 export class ApiKeyOrmEntity {
@@ -33,4 +33,25 @@ export class ApiKeyOrmEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
+
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  @Column({ name: 'allowed_addresses', type: 'text', array: true, nullable: true })
+  allowedAddresses!: string[] | null;
+
+  /** Written by the usage flushes, never per request. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
+
+  /** The hash of the secret before the last roll: it works until `previousKeyExpiresAt`. */
+  @Index('IDX_api_keys_previous_key_hash')
+  @Column({ name: 'previous_key_hash', type: 'char', length: 64, nullable: true })
+  previousKeyHash!: string | null;
+
+  @Column({ name: 'previous_key_expires_at', type: 'timestamptz', nullable: true })
+  previousKeyExpiresAt!: Date | null;
+
+  @Column({ name: 'previous_key_last_used_at', type: 'timestamptz', nullable: true })
+  previousKeyLastUsedAt!: Date | null;
 }

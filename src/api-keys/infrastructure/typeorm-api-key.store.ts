@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { ApiKey, ApiKeyChanges, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
-import { IsNull, MoreThan, Repository } from 'typeorm';
+import type { ApiKey, ApiKeyChanges, ApiKeyRoll, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
+import { IsNull, MoreThan, type Repository } from 'typeorm';
 import { toInt8 } from '../../database/index.js';
 import { ApiKeyMapper } from './api-key.mapper.js';
 import { ApiKeyOrmEntity } from './api-key.orm-entity.js';
@@ -14,8 +14,11 @@ export class TypeOrmApiKeyStore implements ApiKeyStore {
   constructor(@InjectRepository(ApiKeyOrmEntity) private readonly rows: Repository<ApiKeyOrmEntity>) {}
 
   async findActiveByHash(hash: string): Promise<ApiKey | null> {
-    const row = await this.rows.findOneBy({ keyHash: hash, revokedAt: IsNull() });
-    return row && ApiKeyMapper.toDomain(row);
+    const row = await this.rows.findOneBy([
+      { keyHash: hash, revokedAt: IsNull() },
+      { previousKeyHash: hash, revokedAt: IsNull() },
+    ]);
+    return row && ApiKeyMapper.toDomainByHash(row, hash);
   }
 
   async findById(id: number): Promise<ApiKey | null> {
@@ -53,8 +56,40 @@ export class TypeOrmApiKeyStore implements ApiKeyStore {
       columns.limitPerMinute = changes.limits?.perMinute ?? null;
       columns.limitPerDay = changes.limits?.perDay ?? null;
     }
+    if (changes.expiresAt !== undefined) columns.expiresAt = changes.expiresAt;
+    if (changes.allowedAddresses !== undefined) {
+      columns.allowedAddresses = changes.allowedAddresses && [...changes.allowedAddresses];
+    }
     const result = await this.rows.update({ id: toInt8(id) }, columns);
     return result.affected ? this.findById(id) : null;
+  }
+
+  async roll(id: number, roll: ApiKeyRoll): Promise<ApiKey | null> {
+    // One statement: the current hash becomes the previous one (any older previous secret
+    // ends here), so two concurrent rolls cannot both keep the same secret alive.
+    const result = await this.rows
+      .createQueryBuilder()
+      .update(ApiKeyOrmEntity)
+      .set({
+        previousKeyHash: () => 'key_hash',
+        keyHash: roll.hash,
+        prefix: roll.prefix,
+        previousKeyExpiresAt: roll.previousExpiresAt,
+        previousKeyLastUsedAt: null,
+      })
+      .where('id = :id AND revoked_at IS NULL', { id: toInt8(id) })
+      .execute();
+    return result.affected ? this.findById(id) : null;
+  }
+
+  async endOverlap(id: number, at: Date): Promise<ApiKey | null> {
+    await this.rows
+      .createQueryBuilder()
+      .update(ApiKeyOrmEntity)
+      .set({ previousKeyExpiresAt: at })
+      .where('id = :id AND previous_key_expires_at > :at', { id: toInt8(id), at })
+      .execute();
+    return this.findById(id);
   }
 
   async revoke(id: number): Promise<ApiKey | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
 import { fromInt8, toInt8 } from '../../database/index.js';
-import type { DailyUsage, UsageDelta } from '../domain/key-usage.js';
+import type { DailyUsage, KeyLastUse, UsageDelta } from '../domain/key-usage.js';
 import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
 import { KeyUsageOrmEntity } from './key-usage.orm-entity.js';
 
@@ -18,6 +18,15 @@ ON CONFLICT (api_key_id, day) DO UPDATE
    SET requests = api_key_usage.requests + EXCLUDED.requests,
        refused = api_key_usage.refused + EXCLUDED.refused,
        bans = api_key_usage.bans + EXCLUDED.bans`;
+
+// GREATEST ignores NULLs: a flush of another instance that saw an older use never moves a time back.
+const MARK_USED = `
+UPDATE api_keys k
+   SET last_used_at = GREATEST(k.last_used_at, u.at),
+       previous_key_last_used_at = CASE WHEN k.previous_key_hash IS NULL THEN NULL
+                                        ELSE GREATEST(k.previous_key_last_used_at, u.previous_at) END
+  FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS u(api_key_id, at, previous_at)
+ WHERE k.id = u.api_key_id`;
 
 interface DailyRow {
   date: string;
@@ -38,6 +47,15 @@ export class TypeOrmKeyUsageRepository implements KeyUsageRepository {
       deltas.map((d) => d.requests),
       deltas.map((d) => d.refused),
       deltas.map((d) => d.bans),
+    ]);
+  }
+
+  async markUsed(uses: readonly KeyLastUse[]): Promise<void> {
+    if (uses.length === 0) return;
+    await this.rows.manager.query(MARK_USED, [
+      uses.map((u) => toInt8(u.keyId)),
+      uses.map((u) => u.at),
+      uses.map((u) => u.previousAt),
     ]);
   }
 

@@ -34,3 +34,9 @@ export function ApiErrorsWithHeaders(headers: HeadersObject, ...cases: readonly 
 
 /** Marks an operation that is not yet stable (`x-stability`). */
 export const Stability = (level: 'experimental' | 'beta'): MethodDecorator => ApiExtension('x-stability', level);
+
+/**
+ * `x-stability` on a schema property, spread into `@ApiProperty` options (which do not
+ * type extensions): a field that may still change on an otherwise stable schema.
+ */
+export const BETA_FIELD = { 'x-stability': 'beta' } as unknown as { readonly description?: string };

@@ -1,10 +1,21 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type Scope, SCOPES } from '@petstore/auth';
 import { PLAN_NAMES, type PlanName } from '../../../rate-limits/plan.js';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDateString,
+  IsIn,
+  IsOptional,
+  IsString,
+  MaxLength,
+} from 'class-validator';
+import { MAX_ADDRESS_RULES } from '@petstore/auth';
 import { NestedObject } from '../../../shared/http/nested-object.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
+import { ALLOWED_ADDRESSES_DOC, EXPIRES_AT_DOC } from './new-api-key.dto.js';
 
 @ApiSchema({ name: 'ApiKeyUpdate', description: 'Changes to an API key; absent fields keep their value' })
 export class ApiKeyUpdateDto {
@@ -31,4 +42,22 @@ export class ApiKeyUpdateDto {
   @OptionalButNotNull()
   @NestedObject(() => KeyLimitsDto)
   limits?: KeyLimitsDto;
+
+  @ApiPropertyOptional({ ...EXPIRES_AT_DOC, nullable: true, description: `${EXPIRES_AT_DOC.description}; null: never` })
+  @IsOptional()
+  @IsDateString({ strict: true, strictSeparator: true })
+  expiresAt?: string | null;
+
+  @ApiPropertyOptional({
+    ...ALLOWED_ADDRESSES_DOC,
+    nullable: true,
+    description: `${ALLOWED_ADDRESSES_DOC.description}; null: any address again`,
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ADDRESS_RULES)
+  @IsString({ each: true })
+  @MaxLength(49, { each: true })
+  allowedAddresses?: string[] | null;
 }

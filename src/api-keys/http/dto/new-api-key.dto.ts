@@ -1,11 +1,43 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { type Scope, SCOPES } from '@petstore/auth';
 import { PLAN_NAMES, type PlanName } from '../../../rate-limits/plan.js';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDateString,
+  IsIn,
+  IsString,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { MAX_ADDRESS_RULES } from '@petstore/auth';
 import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
 import { NestedObject } from '../../../shared/http/nested-object.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
+import { BETA_FIELD } from '../../../shared/http/api-docs.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
+
+/** Documentation shared by creation and update (beta fields of issue 42). */
+export const EXPIRES_AT_DOC = {
+  ...BETA_FIELD,
+  type: 'string',
+  format: 'date-time',
+  description: 'When the key stops working (401 `API_KEY_EXPIRED` after it); in the future.',
+  example: '2027-06-30T00:00:00Z',
+} as const;
+
+export const ALLOWED_ADDRESSES_DOC = {
+  ...BETA_FIELD,
+  type: 'array',
+  items: { type: 'string', maxLength: 49 },
+  minItems: 1,
+  maxItems: MAX_ADDRESS_RULES,
+  description:
+    'IPv4/IPv6 addresses or CIDR ranges the key may be used from (the client address as `TRUST_PROXY` resolves ' +
+    'it); from elsewhere it answers 403 `API_KEY_ADDRESS_NOT_ALLOWED`. Absent: any address',
+  example: ['203.0.113.0/24', '2001:db8:1::/48'],
+} as const;
 
 @ApiSchema({ name: 'NewApiKey', description: 'An API key to issue' })
 export class NewApiKeyDto {
@@ -38,4 +70,18 @@ export class NewApiKeyDto {
   @OptionalButNotNull()
   @NestedObject(() => KeyLimitsDto)
   limits?: KeyLimitsDto;
+
+  @ApiPropertyOptional(EXPIRES_AT_DOC)
+  @OptionalButNotNull()
+  @IsDateString({ strict: true, strictSeparator: true })
+  expiresAt?: string;
+
+  @ApiPropertyOptional(ALLOWED_ADDRESSES_DOC)
+  @OptionalButNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ADDRESS_RULES)
+  @IsString({ each: true })
+  @MaxLength(49, { each: true })
+  allowedAddresses?: string[];
 }
