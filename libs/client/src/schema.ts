@@ -1591,18 +1591,6 @@ export interface components {
             date: string;
             /**
              * Format: int64
-             * @description The key
-             * @example 2
-             */
-            keyId: number;
-            /**
-             * Format: int64
-             * @description The account the key belonged to that day; null for a key in no account (today: every key)
-             * @example null
-             */
-            accountId: number | null;
-            /**
-             * Format: int64
              * @description Requests counted against the plan (they used quota)
              * @example 1000
              */
@@ -1619,6 +1607,18 @@ export interface components {
              * @example 1
              */
             bans: number;
+            /**
+             * Format: int64
+             * @description The key
+             * @example 2
+             */
+            keyId: number;
+            /**
+             * Format: int64
+             * @description The account the key belonged to that day; null for a key in no account (today: every key)
+             * @example null
+             */
+            accountId: number | null;
         };
         /** @description A registered endpoint (never its secret) */
         Webhook: {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { QueryInt } from '../../../shared/http/query-transforms.js';
 import { MAX_EXPORT_PAGE, type UsageRow } from '../../domain/usage-export.js';
+import { DailyUsageResponse } from './daily-usage.response.js';
 import { KeyUsageQuery } from './key-usage.query.js';
 
 /** `from`, `to` as for one key's usage, and a page of the export. */
@@ -28,11 +29,9 @@ export class UsageExportQuery extends KeyUsageQuery {
   cursor?: string;
 }
 
+/** A day of `DailyUsage` with the key it belongs to (the domain's `UsageRow` is a `DailyUsage` too). */
 @ApiSchema({ name: 'UsageRow', description: "One API key's traffic on one UTC day, as the rate limiter counted it" })
-export class UsageRowResponse {
-  @ApiProperty({ type: 'string', format: 'date', description: 'The day (UTC)', example: '2026-11-23' })
-  date!: string;
-
+export class UsageRowResponse extends DailyUsageResponse {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'The key', example: 2 })
   keyId!: number;
 
@@ -45,28 +44,7 @@ export class UsageRowResponse {
   })
   accountId!: number | null;
 
-  @ApiProperty({
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
-    description: 'Requests counted against the plan (they used quota)',
-    example: 1000,
-  })
-  requests!: number;
-
-  @ApiProperty({
-    type: 'integer',
-    format: 'int64',
-    minimum: 0,
-    description: 'Requests refused with 429 (`RATE_LIMIT_EXCEEDED` or `API_KEY_BANNED`); they used no quota',
-    example: 212,
-  })
-  refused!: number;
-
-  @ApiProperty({ type: 'integer', format: 'int32', minimum: 0, description: 'Bans that started', example: 1 })
-  bans!: number;
-
-  static from(this: void, row: UsageRow): UsageRowResponse {
+  static override from(this: void, row: UsageRow): UsageRowResponse {
     return Object.assign(new UsageRowResponse(), {
       date: row.date,
       keyId: row.keyId,
