@@ -43,7 +43,7 @@
 //                       (either kind), a dist directory or a worktree (then the entry its start
 //                       script names, run with that script's node flags, as everywhere here)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -52,6 +52,7 @@ import { fileURLToPath, URL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { deleteRedisKeys, recreateDatabase } from '../support/spawn-service.mjs';
+import { startCommand } from '../support/start-flags.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
 import { CATEGORY_PETS, loadDataset, resetHotPet, SPREAD } from './lib/dataset.mjs';
@@ -102,10 +103,8 @@ function buildEntry(path, name) {
 
 /** A worktree's entry as its own `npm start` names it (an older build may start another file), if it has one. */
 function startEntry(root) {
-  const manifest = join(root, 'package.json');
-  if (!existsSync(manifest)) return undefined;
-  const start = JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start?.trim().split(/\s+/).at(-1);
-  return start && existsSync(join(root, start)) ? join(root, start) : undefined;
+  const entry = startCommand(root)?.at(-1);
+  return entry && existsSync(join(root, entry)) ? join(root, entry) : undefined;
 }
 
 function parseOptions(argv, env) {

@@ -5,17 +5,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
+/**
+ * The words of `root`'s package.json start script, `['node', ...flags, entry]`; undefined
+ * without a package.json. Throws for a start script of another shape.
+ */
+export function startCommand(root) {
+  const manifest = join(root, 'package.json');
+  if (!existsSync(manifest)) return undefined;
+  const words = (JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start ?? '').trim().split(/\s+/);
+  if (words[0] !== 'node' || words.length < 2) throw new Error(`${manifest}: start is not 'node [flags] <entry>'`);
+  return words;
+}
+
 /** The start script's Node flags for `entry`, a file of a build's `dist/`; none for any other script. */
 export function startFlags(entry) {
   for (let dir = dirname(resolve(entry)); ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      if (!relative(dir, resolve(entry)).startsWith(`dist${sep}`)) return [];
-      const start = JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start ?? '';
-      const words = start.trim().split(/\s+/);
-      if (words[0] !== 'node' || words.length < 2) throw new Error(`${manifest}: start is not 'node [flags] <entry>'`);
-      return words.slice(1, -1);
-    }
+    const command = startCommand(dir);
+    if (command) return relative(dir, resolve(entry)).startsWith(`dist${sep}`) ? command.slice(1, -1) : [];
     if (dirname(dir) === dir) return [];
   }
 }

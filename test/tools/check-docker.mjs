@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { parse } from 'yaml';
+import { startCommand } from '../support/start-flags.mjs';
 
 process.chdir(fileURLToPath(new URL('../..', import.meta.url))); // paths below are from the repository root
 
@@ -214,7 +215,7 @@ check(
 );
 // The image starts the service as `npm start` does, flags included (package.json's start script).
 const cmd = all(final, 'CMD').at(-1);
-const startScript = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start.trim().split(/\s+/);
+const startScript = startCommand('.');
 check(
   cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === JSON.stringify(startScript),
   `Dockerfile: CMD must be ${JSON.stringify(startScript)}, package.json's start script (got ${cmd})`,
