@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Bundles the compiled service (dist/src/main.js and the packages it imports) into
-// one CommonJS file, dist/petstore-main.cjs: loading one file instead of ~2,000 ES and
+// one CommonJS file, dist/bundle/petstore-main.cjs: loading one file instead of ~2,000 ES and
 // CommonJS modules is most of what a cold start costs (docs/performance.md). esbuild's
 // configuration only: no package's source is edited.
 //
 // `npm start` runs dist/petstore.cjs, the entry (dist/src/start.js) bundled alone: it turns
-// on Node's compile cache, then loads dist/petstore-main.cjs. A file is compiled as it is
+// on Node's compile cache, then loads dist/bundle/petstore-main.cjs. A file is compiled as it is
 // loaded, so the cache has to be on before the service's file is, not from inside it.
 //
 // Left outside, loaded from node_modules:
@@ -17,6 +17,18 @@
 //   class-validator and class-transformer. Bundled, they would be loaded twice (the
 //   bundle's copy and node_modules'), and @nestjs/mapped-types would read metadata
 //   storages other than those the service's decorators fill.
+//
+// Two of those, typeorm and class-validator (with validator and libphonenumber-js), are
+// ~650 files that Node's CommonJS loader resolved, read and wrapped one by one at every
+// start (~70 ms of CPU of a warm start, docs/performance.md). Each is bundled on its own
+// into dist/bundle/node_modules/<name>/: Node resolves a bare `require` from the nearest
+// node_modules folder up the requiring file's path, so the service bundle and Nest's own
+// `require`s (resolving from the bundle's URL) all load that one file, one copy. They sit
+// beside the bundle, not in dist/: the compiled tree (dist/src, which the CLI runs) keeps
+// resolving the packages themselves, whose ES named exports a CommonJS bundle hides.
+// class-transformer stays in node_modules: mapped-types reads its `cjs/storage` file,
+// which a bundle of the package could not share, and it is 34 files.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const EXTERNAL = [
@@ -32,11 +44,36 @@ const EXTERNAL = [
   'class-transformer',
 ];
 
+const BUNDLE_DIR = 'dist/bundle';
 const SERVICE = 'petstore-main.cjs';
+
+/** Packages bundled alone into dist/bundle/node_modules/<name>/index.cjs (above). */
+const VENDORED = ['typeorm', 'class-validator'];
+
+rmSync(BUNDLE_DIR, { recursive: true, force: true });
+for (const name of VENDORED) {
+  const dir = `${BUNDLE_DIR}/node_modules/${name}`;
+  mkdirSync(dir, { recursive: true });
+  await build({
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: process.cwd(), loader: 'js' },
+    outfile: `${dir}/index.cjs`,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    keepNames: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    // One Reflect metadata registry for the whole process: the service bundle's.
+    external: ['reflect-metadata'],
+    logLevel: 'warning',
+  });
+  writeFileSync(`${dir}/package.json`, `${JSON.stringify({ name, private: true, main: 'index.cjs' })}\n`);
+}
 
 await build({
   entryPoints: ['dist/src/main.js'],
-  outfile: `dist/${SERVICE}`,
+  outfile: `${BUNDLE_DIR}/${SERVICE}`,
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -49,6 +86,10 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: EXTERNAL,
+  // Every `import()` of a package left outside as a `require`: Node would otherwise read a
+  // CommonJS package's named exports by scanning its source, which finds none in the
+  // vendored bundles above (ValidationPipe imports class-validator this way).
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
 });
 
@@ -60,11 +101,14 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node22',
+  // The entry's `import()` of the service bundle as a `require`: loaded as CommonJS
+  // directly, the 4.7 MB bundle is not scanned for its exports by the ES module loader.
+  supported: { 'dynamic-import': false },
   plugins: [
     {
       name: 'service-bundle',
       setup(esbuild) {
-        esbuild.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: `./${SERVICE}`, external: true }));
+        esbuild.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: `./bundle/${SERVICE}`, external: true }));
       },
     },
   ],
