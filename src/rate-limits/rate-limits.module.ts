@@ -51,6 +51,12 @@ export function rateLimitOptions(
           if (client.key) usage.counted(client.key.id, client.key.previousSecret);
         }
       : undefined,
+    // A 304 is not charged, nor counted in the key's daily usage; it is still a use of the key.
+    onNotModified: usage
+      ? (client) => {
+          if (client.key) usage.notModified(client.key.id, client.key.previousSecret);
+        }
+      : undefined,
     exemptPaths: HEALTH_PROBES,
     isAnonymousId: isAddressCounterId,
     maxAnonymousClients,
