@@ -5,6 +5,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@petstore/auth';
 import { AllExceptionsFilter, discoverRoutes, RouteCatalog } from '@petstore/errors';
 import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey, KeyUsageMeterModule } from './api-keys/index.js';
+import { AuditModule } from './audit/index.js';
 import { CategoriesModule } from './categories/index.js';
 import { appConfig } from './config/app.config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -54,6 +55,7 @@ export class AppModule {
         AuthModule.forRoot({ storeModule: ApiKeyStoreModule, clock: Clock }),
         RateLimitsModule.forRoot({ usageModule: KeyUsageMeterModule }),
         ApiKeysModule,
+        AuditModule,
         CategoriesModule,
         PetsModule,
         OrdersModule,

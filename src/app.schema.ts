@@ -1,4 +1,5 @@
 import { API_KEY_ENTITIES, API_KEY_MIGRATIONS } from './api-keys/index.js';
+import { AUDIT_ENTITIES, AUDIT_MIGRATIONS } from './audit/index.js';
 import { CATEGORY_ENTITIES } from './categories/index.js';
 import type { DatabaseSchema } from './database/data-source-options.js';
 import { CORE_MIGRATIONS } from './database/migrations/index.js';
@@ -13,7 +14,20 @@ import { WEBHOOK_MIGRATION_RENAMES, WEBHOOK_MIGRATIONS } from './webhooks/index.
  * the migrations, in order. A module brought in adds its own here.
  */
 export const SCHEMA: Required<DatabaseSchema> = {
-  entities: [...CATEGORY_ENTITIES, ...PET_ENTITIES, ...API_KEY_ENTITIES, ...INVENTORY_ENTITIES, ...ORDER_ENTITIES],
-  migrations: [...CORE_MIGRATIONS, ...API_KEY_MIGRATIONS, ...WEBHOOK_MIGRATIONS, ...ORDER_MIGRATIONS],
+  entities: [
+    ...CATEGORY_ENTITIES,
+    ...PET_ENTITIES,
+    ...API_KEY_ENTITIES,
+    ...INVENTORY_ENTITIES,
+    ...ORDER_ENTITIES,
+    ...AUDIT_ENTITIES,
+  ],
+  migrations: [
+    ...CORE_MIGRATIONS,
+    ...API_KEY_MIGRATIONS,
+    ...WEBHOOK_MIGRATIONS,
+    ...ORDER_MIGRATIONS,
+    ...AUDIT_MIGRATIONS,
+  ],
   renamedMigrations: { ...WEBHOOK_MIGRATION_RENAMES },
 };

@@ -7,6 +7,7 @@ import { Public } from '@petstore/auth';
 import request from 'supertest';
 import { AppModule } from '../src/app.module.js';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
+import { KeyUsageRecorder } from '../src/api-keys/index.js';
 import { expectError, KEY } from './support/http.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -179,6 +180,31 @@ describe.each(STORAGES)('bans and cheap polling on the %s storage (e2e)', (_stor
       const last = await api().get('/categories').set(KEY, key).set('If-None-Match', '"stale"').expect(200);
       expect(remaining(last)).toBe(0);
       expectError(await api().get('/categories').set(KEY, key), 429, 'RATE_LIMIT_EXCEEDED');
+    });
+
+    it("is not counted as a request in the key's daily usage either", async () => {
+      const { key, secret } = await t.app
+        .get(ApiKeysService)
+        .create({ name: 'poller', plan: 'free', scopes: ['read'] });
+      const today = new Date().toISOString().slice(0, 10);
+      const requestsToday = async (): Promise<number> => {
+        await t.app.get(KeyUsageRecorder).flush();
+        const res = await api()
+          .get(`/admin/api-keys/${key.id}/usage`)
+          .query({ from: today, to: today })
+          .set(KEY, admin)
+          .expect(200);
+        return (res.body as Array<{ requests: number }>)[0].requests;
+      };
+      const full = await api().get('/categories').set(KEY, secret).expect(200);
+      expect(await requestsToday()).toBe(1);
+      for (let i = 0; i < 2; i++) {
+        await api().get('/categories').set(KEY, secret).set('If-None-Match', String(full.headers.etag)).expect(304);
+      }
+      expect(await requestsToday()).toBe(1);
+      // A conditional GET answered in full is counted.
+      await api().get('/categories').set(KEY, secret).set('If-None-Match', '"stale"').expect(200);
+      expect(await requestsToday()).toBe(2);
     });
 
     it('a bare reload (no-cache without If-None-Match) is a full, charged answer', async () => {

@@ -20,6 +20,8 @@ import { ApiKeyUsage1795219200000 } from './infrastructure/migrations/1795219200
 import { ApiKeyLifecycle1795859934000 } from './infrastructure/migrations/1795859934000-api-key-lifecycle.js';
 import { TypeOrmApiKeyStore } from './infrastructure/typeorm-api-key.store.js';
 import { TypeOrmKeyUsageRepository } from './infrastructure/typeorm-key-usage.repository.js';
+import { AuditTrailModule } from '../audit/index.js';
+import { TransactionalApiKeyStore } from './domain/transactional-api-key.store.js';
 
 /** This module's tables, as TypeORM entities. */
 export const API_KEY_ENTITIES = [ApiKeyOrmEntity, KeyUsageOrmEntity];
@@ -30,8 +32,11 @@ export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000, ApiKeyLifecycle1795
 /** Binds the auth library's key store port to PostgreSQL. */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
-  providers: [{ provide: ApiKeyStore, useClass: TypeOrmApiKeyStore }],
-  exports: [ApiKeyStore],
+  providers: [
+    { provide: ApiKeyStore, useClass: TypeOrmApiKeyStore },
+    { provide: TransactionalApiKeyStore, useExisting: ApiKeyStore },
+  ],
+  exports: [ApiKeyStore, TransactionalApiKeyStore],
 })
 export class ApiKeyStoreModule {}
 
@@ -73,7 +78,7 @@ export class KeyUsageMeterModule {}
 
 /** Key management: the /admin endpoints and the first-start admin key. */
 @Module({
-  imports: [ApiKeyStoreModule, KeyUsageModule],
+  imports: [ApiKeyStoreModule, KeyUsageModule, AuditTrailModule],
   controllers: [AdminApiKeysController, AdminPlansController, AdminUsageController],
   providers: [ApiKeysService],
   exports: [ApiKeysService],

@@ -34,6 +34,7 @@ describe('loadAppConfig', () => {
     it('gives in-flight requests 10 s after SIGTERM', () => expect(config.shutdownGraceMs).toBe(10_000));
     it('writes key usage every 10 s and keeps 400 days of it', () =>
       expect(config.keyUsage).toEqual({ flushIntervalMs: 10_000, retentionDays: 400 }));
+    it('keeps 400 days of the audit log', () => expect(config.audit).toEqual({ retentionDays: 400 }));
     it('sends webhooks to public https targets only, retrying 30 s doubling to 6 h for 24 h, keeping events 7 days', () =>
       expect(config.webhooks).toMatchObject({
         allowHttp: false,
@@ -101,6 +102,7 @@ describe('loadAppConfig', () => {
       SHUTDOWN_GRACE_MS: '2500',
       USAGE_FLUSH_INTERVAL_MS: '0',
       USAGE_RETENTION_DAYS: '120',
+      AUDIT_RETENTION_DAYS: '30',
       WEBHOOKS_ALLOW_HTTP: 'true',
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOKS_ALLOWED_PORTS: '443, 8443',
@@ -132,6 +134,7 @@ describe('loadAppConfig', () => {
       // Rate-limit settings are covered by test/rate-limit-config.e2e-spec.ts.
       rateLimit: loadAppConfig({}).rateLimit,
       keyUsage: { flushIntervalMs: 0, retentionDays: 120 },
+      audit: { retentionDays: 30 },
       logLevel: 'debug',
       metricsPort: 9464,
       shutdownGraceMs: 2500,
@@ -182,6 +185,7 @@ describe('loadAppConfig', () => {
       'SHUTDOWN_GRACE_MS',
       'USAGE_FLUSH_INTERVAL_MS',
       'USAGE_RETENTION_DAYS',
+      'AUDIT_RETENTION_DAYS',
     ];
     const empty = Object.fromEntries(names.map((name) => [name, '']));
     expect(() => loadAppConfig(empty)).not.toThrow();
@@ -217,6 +221,8 @@ describe('loadAppConfig', () => {
       ['USAGE_FLUSH_INTERVAL_MS', '-1'],
       ['USAGE_RETENTION_DAYS', '89'],
       ['USAGE_RETENTION_DAYS', 'forever'],
+      ['AUDIT_RETENTION_DAYS', '0'],
+      ['AUDIT_RETENTION_DAYS', 'a year'],
     ])('%s=%j', (name, value) => {
       const error = configError({ [name]: value });
       expect(error.message).toContain(name);

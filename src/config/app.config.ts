@@ -31,6 +31,12 @@ export interface KeyUsageConfig {
 
 export const MIN_USAGE_RETENTION_DAYS = 90;
 
+/** The audit log of admin changes (GET /admin/audit-log; docs/api-keys.md). */
+export interface AuditConfig {
+  /** AUDIT_RETENTION_DAYS: entries older than this many days are swept. */
+  readonly retentionDays: number;
+}
+
 /** Webhooks and the event feed (docs/webhooks.md). Durations in ms. */
 export interface WebhooksConfig {
   /** WEBHOOKS_ALLOW_HTTP=true: `http://` endpoint URLs are accepted (development, tests). */
@@ -83,6 +89,7 @@ export interface AppConfig {
   readonly corsOrigins: readonly string[];
   readonly rateLimit: RateLimitConfig;
   readonly keyUsage: KeyUsageConfig;
+  readonly audit: AuditConfig;
   readonly logLevel: LogLevel;
   /** Set: /metrics is served on this port without auth, and not on the main port. */
   readonly metricsPort: number | undefined;
@@ -190,6 +197,10 @@ function loadKeyUsageConfig(env: Env): KeyUsageConfig {
   return { flushIntervalMs: parseNonNegativeInt(env, 'USAGE_FLUSH_INTERVAL_MS', 10_000), retentionDays };
 }
 
+function loadAuditConfig(env: Env): AuditConfig {
+  return { retentionDays: parsePositiveInt(env, 'AUDIT_RETENTION_DAYS', 400) };
+}
+
 function parseSecretKey(env: Env): Buffer | undefined {
   const raw = env.WEBHOOKS_SECRET_KEY;
   if (raw === undefined || raw === '') return undefined;
@@ -283,6 +294,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
       .filter((o) => o.length > 0),
     rateLimit: loadRateLimitConfig(env),
     keyUsage: loadKeyUsageConfig(env),
+    audit: loadAuditConfig(env),
     logLevel: parseLogLevel(env),
     metricsPort,
     shutdownGraceMs: parseNonNegativeInt(env, 'SHUTDOWN_GRACE_MS', 10_000),

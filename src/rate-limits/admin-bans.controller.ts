@@ -1,16 +1,22 @@
-import { Controller, Delete, Get, HttpCode, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Query, Req } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireScope } from '@petstore/auth';
 import { RateLimiter } from '@petstore/rate-limit';
+import type { Request } from 'express';
+import { auditContextOf } from '../audit/index.js';
 import { Stability } from '../shared/http/api-docs.js';
+import { AddressUnbans } from './address-unbans.js';
 import { AddressBanQuery, BanResponse } from './admin-bans.dto.js';
-import { addressBanIds, banViews } from './bans.js';
+import { banViews } from './bans.js';
 
 @ApiTags('Store')
 @Controller('admin/bans')
 @RequireScope('admin')
 export class AdminBansController {
-  constructor(private readonly limiter: RateLimiter) {}
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly unbans: AddressUnbans,
+  ) {}
 
   @Get()
   @Stability('beta')
@@ -43,10 +49,11 @@ export class AdminBansController {
     summary: "Lift an address's rate-limit ban",
     description:
       'Lifts the ban of requests without a valid key from this address (an IPv6 address: its whole /64), and ' +
-      'any route block of it, at once on every instance. Its windows keep their counts.',
+      'any route block of it, at once on every instance. Its windows keep their counts. Recorded in the audit ' +
+      'log (`address.unbanned`).',
   })
   @ApiNoContentResponse({ description: 'The address is not banned (any more)' })
-  async unbanAddress(@Query() query: AddressBanQuery): Promise<void> {
-    for (const id of addressBanIds(query.address, await this.limiter.bans())) await this.limiter.unban(id);
+  async unbanAddress(@Query() query: AddressBanQuery, @Req() req: Request): Promise<void> {
+    await this.unbans.unban(query.address, auditContextOf(req));
   }
 }

@@ -9,4 +9,6 @@ export abstract class KeyUsageMeter {
   abstract counted(keyId: number, previousSecret?: boolean): void;
   abstract refused(keyId: number, previousSecret?: boolean): void;
   abstract banned(keyId: number): void;
+  /** A conditional GET answered 304: not a request of the day's count, but a use of the key. */
+  abstract notModified(keyId: number, previousSecret?: boolean): void;
 }

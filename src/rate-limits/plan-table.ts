@@ -1,6 +1,9 @@
 import { type StatsListener, unwatchFile, watchFile } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import type { PlanLimits, PlanName, PlanTable } from './plan.js';
+
+/** Told of a reload that changed the table: the table before and the one now in force. */
+export type PlanTableListener = (previous: PlanTable, next: PlanTable, reason: string) => void;
 import { describePlanTable, loadPlanTable, type PlanSource } from './plans-file.js';
 
 /**
@@ -12,6 +15,7 @@ export class PlanTableService {
   private readonly logger = new Logger('RateLimit');
   private table: PlanTable;
   private listener: StatsListener | null = null;
+  private readonly changeListeners: PlanTableListener[] = [];
 
   /** Loads the table; throws `PlanConfigError` naming the bad entry (start-up fails). */
   constructor(
@@ -25,13 +29,25 @@ export class PlanTableService {
     return this.table[plan];
   }
 
+  /** The table in force. */
+  current(): PlanTable {
+    return this.table;
+  }
+
+  /** Calls `listener` after every reload that changed the table (not for an unchanged or failed one). */
+  onChange(listener: PlanTableListener): void {
+    this.changeListeners.push(listener);
+  }
+
   /** Re-reads the file; on failure logs the reason and keeps the table in force. */
   reload(reason: string): boolean {
     try {
       const next = this.load(this.source);
-      const changed = describePlanTable(next) !== describePlanTable(this.table);
+      const previous = this.table;
+      const changed = describePlanTable(next) !== describePlanTable(previous);
       this.table = next;
       this.logger.log(`Plan table reloaded (${reason})${changed ? '' : ', unchanged'}: ${describePlanTable(next)}`);
+      if (changed) for (const listener of this.changeListeners) listener(previous, next, reason);
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

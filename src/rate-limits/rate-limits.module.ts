@@ -1,12 +1,15 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { ApiKeyResolver } from '@petstore/auth';
+import { AuditTrailModule } from '../audit/index.js';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
 import { Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, isAddressCounterId, quotaOfPlan, refusalError } from './api-clients.js';
 import { KeyUsageMeter } from './key-usage-meter.js';
+import { AddressUnbans } from './address-unbans.js';
 import { AdminBansController } from './admin-bans.controller.js';
+import { PlanTableAudit } from './plan-table-audit.js';
 import { RateLimitController } from './rate-limit.controller.js';
 import { PlanTableService } from './plan-table.js';
 import { PlansModule } from './plans.module.js';
@@ -51,6 +54,12 @@ export function rateLimitOptions(
           if (client.key) usage.counted(client.key.id, client.key.previousSecret);
         }
       : undefined,
+    // A 304 is not charged, nor counted in the key's daily usage; it is still a use of the key.
+    onNotModified: usage
+      ? (client) => {
+          if (client.key) usage.notModified(client.key.id, client.key.previousSecret);
+        }
+      : undefined,
     exemptPaths: HEALTH_PROBES,
     isAnonymousId: isAddressCounterId,
     maxAnonymousClients,
@@ -80,6 +89,7 @@ export class RateLimitsModule {
       module: RateLimitsModule,
       imports: [
         PlansModule,
+        AuditTrailModule,
         RateLimitModule.forRootAsync({
           imports: [PlansModule, ...usageModules],
           inject: [
@@ -94,6 +104,7 @@ export class RateLimitsModule {
         }),
       ],
       controllers: [RateLimitController, AdminBansController],
+      providers: [AddressUnbans, PlanTableAudit],
     };
   }
 }

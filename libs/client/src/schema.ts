@@ -56,7 +56,7 @@ export interface paths {
         post?: never;
         /**
          * Lift an address's rate-limit ban
-         * @description Lifts the ban of requests without a valid key from this address (an IPv6 address: its whole /64), and any route block of it, at once on every instance. Its windows keep their counts.
+         * @description Lifts the ban of requests without a valid key from this address (an IPv6 address: its whole /64), and any route block of it, at once on every instance. Its windows keep their counts. Recorded in the audit log (`address.unbanned`).
          */
         delete: operations["unbanAddress"];
         options?: never;
@@ -248,6 +248,26 @@ export interface paths {
          * @description One row per key and UTC day with traffic from `from` to `to` (both included; default: the last 30 days, today included; at most 366 days), ordered by day then key id, revoked keys included. Paged like every list, by up to 1000 rows (`Link: rel="next"`). With `Accept: text/csv` the same rows come as CSV (RFC 4180, a header row, `accountId` empty for a key in no account), paged the same way. Each instance adds its counts every few seconds, so the last seconds of traffic may not be in it yet.
          */
         get: operations["exportUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of admin changes
+         * @description Every change made to keys (created, updated, rolled, overlap ended, revoked, unbanned), every address unban and every new plan table, by whom (an admin key and its address, the keys command line, or the service), with each changed field as `[before, after]`. Newest first (unlike the other lists, which are oldest first), paged by cursor; kept for `AUDIT_RETENTION_DAYS` (400 by default).
+         */
+        get: operations["listAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -711,6 +731,76 @@ export interface components {
              *     ]
              */
             allowedAddresses?: string[] | null;
+        };
+        /** @description Who made a change */
+        AuditActor: {
+            /**
+             * @description An admin API key, the keys command line (`npm run keys`), or the service itself
+             * @enum {string}
+             */
+            type: "api_key" | "cli" | "system";
+            /**
+             * Format: int64
+             * @description The API key (actor `api_key`)
+             * @example 1
+             */
+            id?: number;
+            /**
+             * @description The client address of the request (actor `api_key`)
+             * @example 203.0.113.7
+             */
+            address?: string;
+        };
+        /** @description A change an admin (or the service) made, as the audit log keeps it */
+        AuditEntry: {
+            /**
+             * Format: int64
+             * @description Entry id
+             */
+            id: number;
+            /**
+             * Format: date-time
+             * @description When the change was made
+             */
+            at: string;
+            actor: components["schemas"]["AuditActor"];
+            /** @description The request's `X-Request-Id` (changes made over HTTP) */
+            requestId?: string;
+            /**
+             * @description What was done, `<target type>.<verb>`
+             * @example api_key.updated
+             */
+            action: string;
+            target: components["schemas"]["AuditTarget"];
+            /**
+             * @description Each changed field as `[before, after]` (null: none). Only fields meant to be shown: never a secret or a hash
+             * @example {
+             *       "plan": [
+             *         "free",
+             *         "pro"
+             *       ],
+             *       "expiresAt": [
+             *         null,
+             *         "2027-06-30T00:00:00.000Z"
+             *       ]
+             *     }
+             */
+            changes: {
+                [key: string]: unknown[];
+            };
+        };
+        /** @description What a change was made to */
+        AuditTarget: {
+            /**
+             * @description `api_key`, `address`, `plan_table`, …
+             * @example api_key
+             */
+            type: string;
+            /**
+             * @description The target's id: a key's id, an address, a hash of a plan table's content
+             * @example 7
+             */
+            id: string;
         };
         /** @description A rate-limit ban in force: an API key or an address without a valid key */
         Ban: {
@@ -2614,6 +2704,127 @@ export interface operations {
                      *     2026-11-22,5,,318,0,0
                      */
                     "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return */
+                limit?: number;
+                /** @description Opaque cursor from the `next` link of the previous page */
+                cursor?: string;
+                /** @description Only entries of this action */
+                action?: string;
+                /** @description Only entries about targets of this type */
+                targetType?: string;
+                /** @description Only entries about the target with this id */
+                targetId?: string;
+                /** @description Only changes made with this API key */
+                actorKeyId?: number;
+                /** @description Only entries at or after this instant */
+                from?: string;
+                /** @description Only entries before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries, newest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 42,
+                     *         "at": "2026-11-28T10:15:00.000Z",
+                     *         "actor": {
+                     *           "type": "api_key",
+                     *           "id": 1,
+                     *           "address": "203.0.113.7"
+                     *         },
+                     *         "requestId": "5f0c6a1e-8d2b-4a57-9a0e-2b7f3c1d9e84",
+                     *         "action": "api_key.updated",
+                     *         "target": {
+                     *           "type": "api_key",
+                     *           "id": "7"
+                     *         },
+                     *         "changes": {
+                     *           "plan": [
+                     *             "free",
+                     *             "pro"
+                     *           ]
+                     *         }
+                     *       },
+                     *       {
+                     *         "id": 41,
+                     *         "at": "2026-11-28T09:00:00.000Z",
+                     *         "actor": {
+                     *           "type": "cli"
+                     *         },
+                     *         "action": "api_key.rolled",
+                     *         "target": {
+                     *           "type": "api_key",
+                     *           "id": "7"
+                     *         },
+                     *         "changes": {
+                     *           "prefix": [
+                     *             "psk_Xk3f9aQe",
+                     *             "psk_b81LmQ2w"
+                     *           ],
+                     *           "previousKeyExpiresAt": [
+                     *             null,
+                     *             "2026-11-29T09:00:00.000Z"
+                     *           ]
+                     *         }
+                     *       },
+                     *       {
+                     *         "id": 40,
+                     *         "at": "2026-11-28T08:00:00.000Z",
+                     *         "actor": {
+                     *           "type": "system"
+                     *         },
+                     *         "action": "plans.reloaded",
+                     *         "target": {
+                     *           "type": "plan_table",
+                     *           "id": "3f1a9c0e5b7d2e48"
+                     *         },
+                     *         "changes": {
+                     *           "pro": [
+                     *             {
+                     *               "perMinute": 300,
+                     *               "perDay": 10000
+                     *             },
+                     *             {
+                     *               "perMinute": 600,
+                     *               "perDay": 20000
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["AuditEntry"][];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -10,7 +10,7 @@ import type { PlanExemption, ThrottledRoutes } from './throttled-routes.js';
 
 type MiddlewareOptions = Pick<
   RateLimitOptions,
-  'identify' | 'refusalError' | 'onRefusal' | 'onCounted' | 'exemptPaths'
+  'identify' | 'refusalError' | 'onRefusal' | 'onCounted' | 'onNotModified' | 'exemptPaths'
 >;
 
 /**
@@ -86,8 +86,8 @@ export class RateLimitMiddleware {
     setRateLimitHeaders(res, decision);
     if (!consume) return undefined;
     if (decision.outcome === 'allowed') {
-      this.options.onCounted?.(client);
       if (isConditionalGet(req)) this.refundIfNotModified(req, res, client, decision);
+      else this.options.onCounted?.(client);
       return undefined;
     }
     const { binding } = decision;
@@ -115,12 +115,18 @@ export class RateLimitMiddleware {
    * is final and headers can still change), the plan's windows get the request back and
    * the headers show the uncharged state (what the windows held before it). The refund
    * is sent to the storage without waiting: the headers are computed from this request's
-   * own decision, which is what the storage holds once the refund lands.
+   * own decision, which is what the storage holds once the refund lands. `onCounted`
+   * hears of such a request then too, unless it is answered 304 (`onNotModified` instead).
    */
   private refundIfNotModified(req: Request, res: Response, client: RateLimitClient, planned: RateLimitDecision): void {
     const limiter = this.limiter;
+    const { onCounted, onNotModified } = this.options;
     onHeaders(res, () => {
-      if (res.statusCode !== 304) return;
+      if (res.statusCode !== 304) {
+        onCounted?.call(this.options, client);
+        return;
+      }
+      onNotModified?.call(this.options, client);
       const current = recallRateLimit(req)?.decision ?? planned;
       setRateLimitHeaders(res, refunded(current, planned.windows.length));
       limiter.refund(client, planned).catch(() => {

@@ -67,8 +67,13 @@ export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClie
   refusalError(refusal: RateLimitRefusal<Client>): Error;
   /** Told of every 429 (e.g. to count them). */
   onRefusal?(refusal: RateLimitRefusal<Client>): void;
-  /** Told of every request the plan counted (allowed, using quota); runs per request, so keep it O(1). */
+  /**
+   * Told of every request the plan counted (allowed, using quota); runs per request, so keep it O(1).
+   * A conditional GET is told of when its answer's head is written, and not at all when it is a 304.
+   */
   onCounted?(client: Client): void;
+  /** Told of every conditional GET answered 304, which the plan does not charge. */
+  onNotModified?(client: Client): void;
   /** Paths answered with the headers but never counted nor refused (e.g. health probes). */
   readonly exemptPaths?: readonly string[];
   /** Shared counters in Redis; absent: counters in this process. */

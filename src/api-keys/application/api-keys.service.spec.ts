@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiKeyResolver, type Scope } from '@petstore/auth';
 import { STATUS_BY_KIND } from '@petstore/errors';
-import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
+import { InMemoryApiKeyStore, type InMemoryAuditLogRepository, inMemoryAuditTrail } from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
 import { ApiKeyNotFoundError, KeyLimitsMismatchError, KeyLimitsOutOfOrderError } from '../domain/api-key.errors.js';
 import { ApiKeysService, type NewApiKey } from './api-keys.service.js';
@@ -14,12 +14,18 @@ describe('ApiKeysService', () => {
   let resolver: ApiKeyResolver;
   let service: ApiKeysService;
   let clock: number;
+  let audit: InMemoryAuditLogRepository;
+  const serviceWith = (config = loadAppConfig({})) => {
+    const { log, uow, trail } = inMemoryAuditTrail(undefined, { now: () => new Date(clock) });
+    audit = log;
+    return new ApiKeysService(store, { in: () => store }, uow, trail, resolver, config);
+  };
 
   beforeEach(() => {
     clock = Date.parse('2026-11-21T10:00:00Z');
     store = new InMemoryApiKeyStore({ now: () => new Date(clock) });
     resolver = new ApiKeyResolver(store, () => clock);
-    service = new ApiKeysService(store, resolver, loadAppConfig({}));
+    service = serviceWith();
   });
 
   const freeReader: NewApiKey = { name: 'mobile app', plan: 'free', scopes: ['read'] };
@@ -243,7 +249,7 @@ describe('ApiKeysService', () => {
 
     it('uses the limits from the configuration', async () => {
       const config = loadAppConfig({ BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '7', BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '70' });
-      const custom = new ApiKeysService(store, resolver, config);
+      const custom = serviceWith(config);
       expect((await custom.registerFirstAdminKey(bootstrap))?.limits).toEqual({ perMinute: 7, perDay: 70 });
     });
 
@@ -273,6 +279,63 @@ describe('ApiKeysService', () => {
       expect(await resolver.resolve(bootstrap)).toBeNull();
       await service.registerFirstAdminKey(bootstrap);
       expect(await resolver.resolve(bootstrap)).not.toBeNull();
+    });
+  });
+
+  describe('audit trail', () => {
+    const admin = { actor: { type: 'api_key' as const, id: 1, address: '203.0.113.7' }, requestId: 'req-1' };
+
+    it('records each change once, by whom, with the fields that changed as [before, after]', async () => {
+      const { key } = await service.create(freeReader, admin);
+      await service.update(key.id, { plan: 'pro', scopes: ['read', 'write'] }, admin);
+      const rolled = await service.roll(key.id, 60, { actor: { type: 'cli' } });
+      await service.endOverlap(key.id, admin);
+      await service.revoke(key.id, admin);
+      expect(audit.entries.map((e) => e.action)).toEqual([
+        'api_key.created',
+        'api_key.updated',
+        'api_key.rolled',
+        'api_key.overlap_ended',
+        'api_key.revoked',
+      ]);
+      const [created, updated, roll, ended, revoked] = audit.entries;
+      expect(created).toMatchObject({ ...admin, target: { type: 'api_key', id: String(key.id) } });
+      expect(created.changes).toMatchObject({
+        name: [null, 'mobile app'],
+        plan: [null, 'free'],
+        scopes: [null, ['read']],
+      });
+      expect(updated.changes).toEqual({ plan: ['free', 'pro'], scopes: [['read'], ['read', 'write']] });
+      expect(roll).toMatchObject({ actor: { type: 'cli' } });
+      expect(roll.changes).toEqual({
+        prefix: [key.prefix, rolled.key.prefix],
+        previousKeyExpiresAt: [null, rolled.previousKeyExpiresAt.toISOString()],
+      });
+      expect(ended.changes).toEqual({
+        previousKeyExpiresAt: [rolled.previousKeyExpiresAt.toISOString(), expect.any(String)],
+      });
+      expect(revoked.changes).toEqual({ revokedAt: [null, new Date(clock).toISOString()] });
+      const everything = JSON.stringify(audit.entries);
+      expect(everything).not.toContain(rolled.secret);
+      for (const record of store.records) expect(everything).not.toContain(record.hash);
+    });
+
+    it('records nothing for a refused change, nor for one that changes nothing', async () => {
+      const { key } = await service.create(freeReader);
+      const before = audit.entries.length;
+      await expect(service.update(key.id, { limits: ENTERPRISE_LIMITS }, admin)).rejects.toBeInstanceOf(
+        KeyLimitsMismatchError,
+      );
+      await expect(service.update(99, { plan: 'pro' }, admin)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
+      await service.update(key.id, { plan: 'free' }, admin);
+      await service.revoke(key.id, admin);
+      await service.revoke(key.id, admin);
+      expect(audit.entries.slice(before).map((e) => e.action)).toEqual(['api_key.revoked']);
+    });
+
+    it('records a key created without a named actor as made by the service', async () => {
+      await service.create(freeReader);
+      expect(audit.entries[0].actor).toEqual({ type: 'system' });
     });
   });
 });

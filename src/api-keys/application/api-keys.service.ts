@@ -12,14 +12,34 @@ import {
   visiblePrefix,
 } from '@petstore/auth';
 import { type RateLimitDecision, RateLimiter } from '@petstore/rate-limit';
+import { type AuditContext, AuditTrail, changesBetween, isEmptyChange, SYSTEM } from '../../audit/index.js';
 import { appConfig } from '../../config/app.config.js';
 import { keyClient, keyCounterId } from '../../rate-limits/api-clients.js';
 import type { PlanName } from '../../rate-limits/plan.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { assertLimitsFitPlan } from '../domain/api-key-policy.js';
 import { addressRules, assertExpiryInFuture, previousKeyExpiry } from '../domain/api-key-lifecycle.js';
+import { TransactionalApiKeyStore } from '../domain/transactional-api-key.store.js';
+
+/** The fields of a key that its audit entries show: never its hashes (nor, of course, its secret). */
+const AUDITED_FIELDS = [
+  'name',
+  'prefix',
+  'plan',
+  'scopes',
+  'limits',
+  'expiresAt',
+  'allowedAddresses',
+  'revokedAt',
+  'previousKeyExpiresAt',
+] as const satisfies readonly (keyof ApiKey)[];
+
+function keyTarget(id: number): { type: string; id: string } {
+  return { type: 'api_key', id: String(id) };
+}
 
 export interface NewApiKey {
   readonly name: string;
@@ -53,11 +73,18 @@ export interface IssuedApiKey {
   readonly secret: string;
 }
 
-/** Use cases for API keys: issue, list, change, revoke, and the first-start admin key. */
+/**
+ * Use cases for API keys: issue, list, change, revoke, and the first-start admin key.
+ * Every change is recorded in the audit trail (`by`: who makes it; default the
+ * service itself), in the transaction that makes it.
+ */
 @Injectable()
 export class ApiKeysService {
   constructor(
     private readonly store: ApiKeyStore,
+    private readonly stores: TransactionalApiKeyStore,
+    private readonly uow: UnitOfWork,
+    private readonly audit: AuditTrail,
     private readonly resolver: ApiKeyResolver,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     /** Absent where no limiter runs (the keys CLI). */
@@ -65,7 +92,7 @@ export class ApiKeysService {
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
-  async create(input: NewApiKey): Promise<IssuedApiKey> {
+  async create(input: NewApiKey, by: AuditContext = SYSTEM): Promise<IssuedApiKey> {
     const limits = input.limits ?? null;
     assertLimitsFitPlan(input.plan, limits);
     assertExpiryInFuture(input.expiresAt, this.clock.now());
@@ -76,7 +103,16 @@ export class ApiKeysService {
       expiresAt: input.expiresAt ?? null,
       allowedAddresses,
     };
-    const key = await this.store.create(record);
+    const key = await this.uow.run(async (tx) => {
+      const created = await this.stores.in(tx).create(record);
+      await this.audit.record(tx, {
+        ...by,
+        action: 'api_key.created',
+        target: keyTarget(created.id),
+        changes: changesBetween(null, created, AUDITED_FIELDS),
+      });
+      return created;
+    });
     this.resolver.invalidateHash(record.hash);
     return { key, secret };
   }
@@ -91,29 +127,35 @@ export class ApiKeysService {
     return key;
   }
 
-  async update(id: number, changes: ApiKeyUpdate): Promise<ApiKey> {
-    const current = await this.get(id);
-    const plan = changes.plan ?? current.plan;
-    // Leaving the enterprise plan drops its per-key limits unless new ones are given.
-    const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
-    assertLimitsFitPlan(plan, limits);
-    assertExpiryInFuture(changes.expiresAt, this.clock.now());
-    const allowedAddresses = addressRules(changes.allowedAddresses);
-    const scopes = changes.scopes && [...new Set(changes.scopes)];
-    const updated = await this.store.update(id, {
-      plan,
-      scopes,
-      limits,
-      expiresAt: changes.expiresAt,
-      allowedAddresses,
+  async update(id: number, changes: ApiKeyUpdate, by: AuditContext = SYSTEM): Promise<ApiKey> {
+    const updated = await this.uow.run(async (tx) => {
+      const store = this.stores.in(tx);
+      const current = await store.findById(id);
+      if (!current) throw new ApiKeyNotFoundError(id);
+      const plan = changes.plan ?? current.plan;
+      // Leaving the enterprise plan drops its per-key limits unless new ones are given.
+      const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
+      assertLimitsFitPlan(plan, limits);
+      assertExpiryInFuture(changes.expiresAt, this.clock.now());
+      const allowedAddresses = addressRules(changes.allowedAddresses);
+      const scopes = changes.scopes && [...new Set(changes.scopes)];
+      const after = await store.update(id, { plan, scopes, limits, expiresAt: changes.expiresAt, allowedAddresses });
+      if (!after) throw new ApiKeyNotFoundError(id);
+      await this.recordChange(tx, by, 'api_key.updated', current, after);
+      return after;
     });
-    if (!updated) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
     return updated;
   }
 
-  async revoke(id: number): Promise<void> {
-    if (!(await this.store.revoke(id))) throw new ApiKeyNotFoundError(id);
+  async revoke(id: number, by: AuditContext = SYSTEM): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const store = this.stores.in(tx);
+      const current = await store.findById(id);
+      const revoked = current && (await store.revoke(id));
+      if (!current || !revoked) throw new ApiKeyNotFoundError(id);
+      await this.recordChange(tx, by, 'api_key.revoked', current, revoked);
+    });
     this.resolver.invalidate(id);
   }
 
@@ -123,25 +165,35 @@ export class ApiKeysService {
    * not at all), and a previous one still in its overlap stops at once. This instance
    * forgets the key's cached secrets now; others within the key cache's TTL.
    */
-  async roll(id: number, overlapSeconds?: number): Promise<RolledApiKey> {
+  async roll(id: number, overlapSeconds?: number, by: AuditContext = SYSTEM): Promise<RolledApiKey> {
     const previousKeyExpiresAt = previousKeyExpiry(this.clock.now(), overlapSeconds);
     const secret = generateApiKeySecret();
     const hash = hashApiKeySecret(secret);
-    const key = await this.store.roll(id, {
-      prefix: visiblePrefix(secret),
-      hash,
-      previousExpiresAt: previousKeyExpiresAt,
+    const key = await this.uow.run(async (tx) => {
+      const store = this.stores.in(tx);
+      const current = await store.findById(id);
+      const rolled =
+        current &&
+        (await store.roll(id, { prefix: visiblePrefix(secret), hash, previousExpiresAt: previousKeyExpiresAt }));
+      if (!current || !rolled) throw new ApiKeyNotFoundError(id);
+      await this.recordChange(tx, by, 'api_key.rolled', current, rolled);
+      return rolled;
     });
-    if (!key) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
     this.resolver.invalidateHash(hash);
     return { key, secret, previousKeyExpiresAt };
   }
 
   /** Ends a roll's overlap now: the previous secret answers 401 `API_KEY_EXPIRED` from here on. */
-  async endOverlap(id: number): Promise<ApiKey> {
-    const key = await this.store.endOverlap(id, this.clock.now());
-    if (!key) throw new ApiKeyNotFoundError(id);
+  async endOverlap(id: number, by: AuditContext = SYSTEM): Promise<ApiKey> {
+    const key = await this.uow.run(async (tx) => {
+      const store = this.stores.in(tx);
+      const current = await store.findById(id);
+      const ended = current && (await store.endOverlap(id, this.clock.now()));
+      if (!current || !ended) throw new ApiKeyNotFoundError(id);
+      await this.recordChange(tx, by, 'api_key.overlap_ended', current, ended);
+      return ended;
+    });
     this.resolver.invalidate(id);
     return key;
   }
@@ -153,10 +205,24 @@ export class ApiKeysService {
     return { key, decision: await this.limiter.check(keyClient(key), false) };
   }
 
-  /** Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists). */
-  async unban(id: number): Promise<void> {
+  /**
+   * Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists),
+   * recorded once lifted, with when the ban would have ended (none: it was not banned).
+   */
+  async unban(id: number, by: AuditContext = SYSTEM): Promise<void> {
     const key = await this.get(id);
-    await this.limiter?.unban(keyCounterId(key));
+    let bannedUntil: Date | null = null;
+    if (this.limiter) {
+      const decision = await this.limiter.check(keyClient(key), false);
+      if (decision.outcome === 'banned') bannedUntil = new Date(decision.binding.resetAt);
+      await this.limiter.unban(keyCounterId(key));
+    }
+    await this.audit.recordApplied({
+      ...by,
+      action: 'api_key.unbanned',
+      target: keyTarget(id),
+      changes: changesBetween({ bannedUntil }, { bannedUntil: null }, ['bannedUntil']),
+    });
   }
 
   /**
@@ -174,6 +240,18 @@ export class ApiKeysService {
     const created = await this.store.createIfNoneExist(record);
     if (created) this.resolver.invalidateHash(record.hash);
     return created;
+  }
+
+  /** Records the change from `before` to `after` of a key, unless nothing shown changed. */
+  private async recordChange(
+    tx: Transaction,
+    by: AuditContext,
+    action: string,
+    before: ApiKey,
+    after: ApiKey,
+  ): Promise<void> {
+    const changes = changesBetween(before, after, AUDITED_FIELDS);
+    if (!isEmptyChange(changes)) await this.audit.record(tx, { ...by, action, target: keyTarget(after.id), changes });
   }
 
   private record(

@@ -57,6 +57,10 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     this.countsOf(keyId).bans += 1;
   }
 
+  notModified(keyId: number, previousSecret = false): void {
+    this.used(keyId, previousSecret);
+  }
+
   /**
    * Writes every pending count (one statement), after any write already under
    * way. Resolves to the number of key-days written; a failure keeps the counts

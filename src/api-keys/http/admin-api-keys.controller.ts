@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { RequireScope } from '@petstore/auth';
 import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
+import { auditContextOf } from '../../audit/index.js';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PageQuery } from '../../shared/http/page.query.js';
@@ -49,8 +50,12 @@ export class AdminApiKeysController {
     description: 'The issued key',
     headers: { Location: { description: 'URL of the key', schema: { type: 'string' } } },
   })
-  async create(@Body() body: NewApiKeyDto, @Res({ passthrough: true }) res: Response): Promise<IssuedApiKeyResponse> {
-    const { key, secret } = await this.keys.create({ ...body, expiresAt: dateOf(body.expiresAt) });
+  async create(
+    @Body() body: NewApiKeyDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<IssuedApiKeyResponse> {
+    const { key, secret } = await this.keys.create({ ...body, expiresAt: dateOf(body.expiresAt) }, auditContextOf(req));
     res.setHeader('Location', `/admin/api-keys/${key.id}`);
     return IssuedApiKeyResponse.from({ ...key, secret });
   }
@@ -82,8 +87,13 @@ export class AdminApiKeysController {
   })
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The updated key' })
   @ApiErrors(NOT_FOUND)
-  async update(@Param('keyId', KeyId) id: number, @Body() body: ApiKeyUpdateDto): Promise<ApiKeyResponse> {
-    return ApiKeyResponse.from(await this.keys.update(id, { ...body, expiresAt: dateOf(body.expiresAt) }));
+  async update(
+    @Param('keyId', KeyId) id: number,
+    @Body() body: ApiKeyUpdateDto,
+    @Req() req: Request,
+  ): Promise<ApiKeyResponse> {
+    const changes = { ...body, expiresAt: dateOf(body.expiresAt) };
+    return ApiKeyResponse.from(await this.keys.update(id, changes, auditContextOf(req)));
   }
 
   @Get(':keyId')
@@ -131,8 +141,12 @@ export class AdminApiKeysController {
   })
   @ApiOkResponse({ type: RolledApiKeyResponse, description: 'The new secret and the end of the overlap' })
   @ApiErrors(NOT_FOUND)
-  async roll(@Param('keyId', KeyId) id: number, @Body() body: RollApiKeyDto): Promise<RolledApiKeyResponse> {
-    return RolledApiKeyResponse.from(await this.keys.roll(id, body.overlapSeconds));
+  async roll(
+    @Param('keyId', KeyId) id: number,
+    @Body() body: RollApiKeyDto,
+    @Req() req: Request,
+  ): Promise<RolledApiKeyResponse> {
+    return RolledApiKeyResponse.from(await this.keys.roll(id, body.overlapSeconds, auditContextOf(req)));
   }
 
   @Post(':keyId/roll/end-overlap')
@@ -147,8 +161,8 @@ export class AdminApiKeysController {
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The key' })
   @ApiErrors(NOT_FOUND)
-  async endOverlap(@Param('keyId', KeyId) id: number): Promise<ApiKeyResponse> {
-    return ApiKeyResponse.from(await this.keys.endOverlap(id));
+  async endOverlap(@Param('keyId', KeyId) id: number, @Req() req: Request): Promise<ApiKeyResponse> {
+    return ApiKeyResponse.from(await this.keys.endOverlap(id, auditContextOf(req)));
   }
 
   @Delete(':keyId')
@@ -161,8 +175,8 @@ export class AdminApiKeysController {
   })
   @ApiNoContentResponse({ description: 'The key is revoked' })
   @ApiErrors(NOT_FOUND)
-  async revoke(@Param('keyId', KeyId) id: number): Promise<void> {
-    await this.keys.revoke(id);
+  async revoke(@Param('keyId', KeyId) id: number, @Req() req: Request): Promise<void> {
+    await this.keys.revoke(id, auditContextOf(req));
   }
 
   @Post(':keyId/unban')
@@ -177,8 +191,8 @@ export class AdminApiKeysController {
   })
   @ApiNoContentResponse({ description: 'The key is not banned (any more)' })
   @ApiErrors(NOT_FOUND)
-  async unban(@Param('keyId', KeyId) id: number): Promise<void> {
-    await this.keys.unban(id);
+  async unban(@Param('keyId', KeyId) id: number, @Req() req: Request): Promise<void> {
+    await this.keys.unban(id, auditContextOf(req));
   }
 
   @Get(':keyId/usage')

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { ApiKey, ApiKeyChanges, ApiKeyRoll, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
 import { IsNull, MoreThan, type Repository } from 'typeorm';
-import { toInt8 } from '../../database/index.js';
+import { managerOf, toInt8 } from '../../database/index.js';
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
+import type { TransactionalApiKeyStore } from '../domain/transactional-api-key.store.js';
 import { ApiKeyMapper } from './api-key.mapper.js';
 import { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 
@@ -10,8 +12,17 @@ import { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 const BOOTSTRAP_LOCK = 7_301_001;
 
 @Injectable()
-export class TypeOrmApiKeyStore implements ApiKeyStore {
+export class TypeOrmApiKeyStore implements ApiKeyStore, TransactionalApiKeyStore {
+  /** Set on a store bound to a transaction: reading a key locks its row until the commit. */
+  private lockOnRead = false;
+
   constructor(@InjectRepository(ApiKeyOrmEntity) private readonly rows: Repository<ApiKeyOrmEntity>) {}
+
+  in(tx: Transaction): ApiKeyStore {
+    const store = new TypeOrmApiKeyStore(managerOf(tx).getRepository(ApiKeyOrmEntity));
+    store.lockOnRead = true;
+    return store;
+  }
 
   async findActiveByHash(hash: string): Promise<ApiKey | null> {
     const row = await this.rows.findOneBy([
@@ -22,7 +33,10 @@ export class TypeOrmApiKeyStore implements ApiKeyStore {
   }
 
   async findById(id: number): Promise<ApiKey | null> {
-    const row = await this.rows.findOneBy({ id: toInt8(id) });
+    const row = await this.rows.findOne({
+      where: { id: toInt8(id) },
+      ...(this.lockOnRead ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     return row && ApiKeyMapper.toDomain(row);
   }
 
