@@ -43,12 +43,13 @@ export function rateLimitOptions(
         reason: refusal.reason === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED',
       });
       if (!key || !usage) return;
-      usage.refused(key.id, key.previousSecret);
-      if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id);
+      const accountId = key.account?.id ?? null;
+      usage.refused(key.id, accountId, key.previousSecret);
+      if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id, accountId);
     },
     onCounted: usage
       ? (client) => {
-          if (client.key) usage.counted(client.key.id, client.key.previousSecret);
+          if (client.key) usage.counted(client.key.id, client.key.account?.id ?? null, client.key.previousSecret);
         }
       : undefined,
     exemptPaths: HEALTH_PROBES,

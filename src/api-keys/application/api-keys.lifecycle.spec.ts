@@ -1,5 +1,5 @@
 import { ApiKeyResolver, isExpired } from '@petstore/auth';
-import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
+import { InMemoryAccountRepository, InMemoryApiKeyStore } from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiKeyNotFoundError, KeyLifecycleError } from '../domain/api-key.errors.js';
@@ -16,7 +16,7 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
     const clock: Clock = { now: () => new Date(now) };
     store = new InMemoryApiKeyStore({ now: () => new Date(now) });
     resolver = new ApiKeyResolver(store, () => now);
-    service = new ApiKeysService(store, resolver, loadAppConfig({}), undefined, clock);
+    service = new ApiKeysService(store, resolver, new InMemoryAccountRepository(), loadAppConfig({}), undefined, clock);
   });
 
   const issue = (extra: { expiresAt?: Date | null; allowedAddresses?: string[] | null } = {}) =>

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiKeyResolver, type Scope } from '@petstore/auth';
 import { STATUS_BY_KIND } from '@petstore/errors';
-import { InMemoryApiKeyStore } from '../../../test/fakes/index.js';
+import { InMemoryAccountRepository, InMemoryApiKeyStore } from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
 import { ApiKeyNotFoundError, KeyLimitsMismatchError, KeyLimitsOutOfOrderError } from '../domain/api-key.errors.js';
 import { ApiKeysService, type NewApiKey } from './api-keys.service.js';
@@ -19,7 +19,7 @@ describe('ApiKeysService', () => {
     clock = Date.parse('2026-11-21T10:00:00Z');
     store = new InMemoryApiKeyStore({ now: () => new Date(clock) });
     resolver = new ApiKeyResolver(store, () => clock);
-    service = new ApiKeysService(store, resolver, loadAppConfig({}));
+    service = new ApiKeysService(store, resolver, new InMemoryAccountRepository(), loadAppConfig({}));
   });
 
   const freeReader: NewApiKey = { name: 'mobile app', plan: 'free', scopes: ['read'] };
@@ -243,7 +243,7 @@ describe('ApiKeysService', () => {
 
     it('uses the limits from the configuration', async () => {
       const config = loadAppConfig({ BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '7', BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '70' });
-      const custom = new ApiKeysService(store, resolver, config);
+      const custom = new ApiKeysService(store, resolver, new InMemoryAccountRepository(), config);
       expect((await custom.registerFirstAdminKey(bootstrap))?.limits).toEqual({ perMinute: 7, perDay: 70 });
     });
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import {
   type ApiKey,
+  type ApiKeyFilter,
   ApiKeyStore,
   ApiKeyResolver,
   generateApiKeySecret,
@@ -17,21 +18,29 @@ import { keyClient, keyCounterId } from '../../rate-limits/api-clients.js';
 import type { PlanName } from '../../rate-limits/plan.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import { type Account, keyQuota } from '../domain/account.js';
+import { ReferencedAccountNotFoundError } from '../domain/account.errors.js';
+import { AccountRepository } from '../domain/account.repository.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
-import { assertLimitsFitPlan } from '../domain/api-key-policy.js';
 import { addressRules, assertExpiryInFuture, previousKeyExpiry } from '../domain/api-key-lifecycle.js';
 
 export interface NewApiKey {
   readonly name: string;
-  readonly plan: PlanName;
+  /** Required unless the key joins an account (then refused: it has the account's). */
+  readonly plan?: PlanName;
   readonly scopes: readonly Scope[];
   readonly limits?: KeyLimits | null;
   readonly expiresAt?: Date | null;
   readonly allowedAddresses?: readonly string[] | null;
+  /** The account the key belongs to (its plan, limits and windows are then the account's). */
+  readonly accountId?: number | null;
 }
 
 export interface ApiKeyUpdate {
+  /** Refused for a key that is (or goes) in an account. */
   readonly plan?: PlanName;
+  /** A number moves the key into that account; null takes it out (keeping the account's plan unless given one). */
+  readonly accountId?: number | null;
   readonly scopes?: readonly Scope[];
   readonly limits?: KeyLimits | null;
   /** null removes the expiry. */
@@ -59,6 +68,7 @@ export class ApiKeysService {
   constructor(
     private readonly store: ApiKeyStore,
     private readonly resolver: ApiKeyResolver,
+    private readonly accounts: AccountRepository,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     /** Absent where no limiter runs (the keys CLI). */
     @Optional() private readonly limiter?: RateLimiter,
@@ -66,23 +76,25 @@ export class ApiKeysService {
   ) {}
 
   async create(input: NewApiKey): Promise<IssuedApiKey> {
-    const limits = input.limits ?? null;
-    assertLimitsFitPlan(input.plan, limits);
+    const account = await this.accountNamed(input.accountId);
+    const { plan, limits } = keyQuota({ plan: input.plan, limits: input.limits }, account, null);
     assertExpiryInFuture(input.expiresAt, this.clock.now());
     const allowedAddresses = addressRules(input.allowedAddresses) ?? null;
     const secret = generateApiKeySecret();
     const record = {
-      ...this.record(input.name, secret, input.plan, input.scopes, limits),
+      ...this.record(input.name, secret, plan, input.scopes, limits),
       expiresAt: input.expiresAt ?? null,
       allowedAddresses,
+      accountId: account?.id ?? null,
     };
     const key = await this.store.create(record);
     this.resolver.invalidateHash(record.hash);
     return { key, secret };
   }
 
-  async list({ limit, afterId }: PageRequest): Promise<Page<ApiKey>> {
-    return toPage(await this.store.list(afterId, limit + 1), limit);
+  /** Keys by id, every one or an account's (`filter.accountId`). */
+  async list({ limit, afterId }: PageRequest, filter: ApiKeyFilter = {}): Promise<Page<ApiKey>> {
+    return toPage(await this.store.list(afterId, limit + 1, filter), limit);
   }
 
   async get(id: number): Promise<ApiKey> {
@@ -93,10 +105,16 @@ export class ApiKeysService {
 
   async update(id: number, changes: ApiKeyUpdate): Promise<ApiKey> {
     const current = await this.get(id);
-    const plan = changes.plan ?? current.plan;
-    // Leaving the enterprise plan drops its per-key limits unless new ones are given.
-    const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
-    assertLimitsFitPlan(plan, limits);
+    // The account the key is in after the change: the one named, else the one it is in.
+    const account =
+      changes.accountId !== undefined
+        ? await this.accountNamed(changes.accountId)
+        : current.account
+          ? await this.accounts.findById(current.account.id)
+          : null;
+    // Leaving the enterprise plan drops its per-key limits unless new ones are given; a key that leaves an
+    // account keeps the account's plan and limits (current.plan and .limits show them) unless given others.
+    const { plan, limits } = keyQuota({ plan: changes.plan, limits: changes.limits }, account, current);
     assertExpiryInFuture(changes.expiresAt, this.clock.now());
     const allowedAddresses = addressRules(changes.allowedAddresses);
     const scopes = changes.scopes && [...new Set(changes.scopes)];
@@ -106,6 +124,7 @@ export class ApiKeysService {
       limits,
       expiresAt: changes.expiresAt,
       allowedAddresses,
+      accountId: changes.accountId === undefined ? undefined : (account?.id ?? null),
     });
     if (!updated) throw new ApiKeyNotFoundError(id);
     this.resolver.invalidate(id);
@@ -151,6 +170,14 @@ export class ApiKeysService {
     if (!this.limiter) throw new Error('windows() needs the rate limiter, which only the serving application has');
     const key = await this.get(id);
     return { key, decision: await this.limiter.check(keyClient(key), false) };
+  }
+
+  /** The account a body names (422 `ACCOUNT_NOT_FOUND` when it does not exist); null or absent: none. */
+  private async accountNamed(accountId: number | null | undefined): Promise<Account | null> {
+    if (accountId === undefined || accountId === null) return null;
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new ReferencedAccountNotFoundError(accountId);
+    return account;
   }
 
   /** Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists). */
