@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { KeyUsageRecorder } from '../src/api-keys/index.js';
+import { eventually } from './support/eventually.js';
 import { expectError, KEY, nextLink } from './support/http.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -415,4 +416,61 @@ describe('accounts over HTTP (/admin/accounts, keys in accounts, usage; e2e)', (
     expect(paged).toEqual(every);
     expectError(await api().get('/admin/usage?accountId=0').set(KEY, admin), 400, 'VALIDATION_FAILED');
   });
+});
+
+/**
+ * Two instances sharing counters in Redis: an account's window is shared across both, and a
+ * key taken out of the account on one is counted alone on the other within the key cache's 10 s.
+ */
+const REDIS_URL = process.env.REDIS_URL;
+(REDIS_URL ? describe : describe.skip)('accounts on Redis: two instances (e2e)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let admin: string;
+  const [, redisEnv] = STORAGES[1] ?? ['redis', () => ({})];
+  const { account, key, patchKey } = adminApi(
+    () => a,
+    () => admin,
+  );
+
+  beforeAll(async () => {
+    const env = { ...appEnv(), ...redisEnv() };
+    a = await createTestApp(env);
+    b = await createTestApp(env);
+    await a.reset();
+    admin = await a.key(['read', 'write', 'admin'], 'enterprise', { perMinute: 100_000, perDay: 1_000_000 });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  const minuteLeft = async (app: TestApp, secret: string): Promise<number> => {
+    const res = await request(app.http).get('/rate-limit').set(KEY, secret).expect(200);
+    return (res.body as { windows: Array<{ remaining: number }> }).windows[0].remaining;
+  };
+
+  it('shares an account window over both, and a key moved out on one counts alone on the other within 10 s', async () => {
+    const acme = await account({ name: 'Acme', plan: 'free' });
+    const one = await key({ accountId: acme.id });
+    const two = await key({ accountId: acme.id });
+    const results = await Promise.all(
+      Array.from({ length: 70 }, (_, i) =>
+        request(i % 2 === 0 ? a.http : b.http)
+          .get('/categories')
+          .set(KEY, i % 4 < 2 ? one.key : two.key),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(10);
+    expect(await minuteLeft(b, two.key)).toBe(0);
+
+    await patchKey(two.id, { accountId: null }).expect(200);
+    // At once where the change was made; on the other instance once its cached key is looked up again.
+    expect(await minuteLeft(a, two.key)).toBe(60);
+    const took = await eventually(async () => (await minuteLeft(b, two.key)) === 60, 12_000);
+    expect(took).toBeLessThanOrEqual(11_000);
+    await request(b.http).get('/categories').set(KEY, two.key).expect(200);
+    expectError(await request(b.http).get('/categories').set(KEY, one.key), 429, 'RATE_LIMIT_EXCEEDED');
+  }, 30_000);
 });
