@@ -20,7 +20,7 @@ import { ApiKeyUsage1795219200000 } from './infrastructure/migrations/1795219200
 import { ApiKeyLifecycle1795859934000 } from './infrastructure/migrations/1795859934000-api-key-lifecycle.js';
 import { TypeOrmApiKeyStore } from './infrastructure/typeorm-api-key.store.js';
 import { AccountsService } from './application/accounts.service.js';
-import { AccountRepository } from './domain/account.repository.js';
+import { AccountRepository, TransactionalAccountRepository } from './domain/account.repository.js';
 import { AdminAccountsController } from './http/admin-accounts.controller.js';
 import { AccountOrmEntity } from './infrastructure/account.orm-entity.js';
 import { Accounts1795867800000 } from './infrastructure/migrations/1795867800000-accounts.js';
@@ -86,7 +86,12 @@ export class KeyUsageMeterModule {}
 @Module({
   imports: [ApiKeyStoreModule, KeyUsageModule, AuditTrailModule, TypeOrmModule.forFeature([AccountOrmEntity])],
   controllers: [AdminApiKeysController, AdminAccountsController, AdminPlansController, AdminUsageController],
-  providers: [ApiKeysService, AccountsService, { provide: AccountRepository, useClass: TypeOrmAccountRepository }],
+  providers: [
+    ApiKeysService,
+    AccountsService,
+    { provide: AccountRepository, useClass: TypeOrmAccountRepository },
+    { provide: TransactionalAccountRepository, useExisting: AccountRepository },
+  ],
   exports: [ApiKeysService],
 })
 export class ApiKeysModule {}

@@ -3,6 +3,7 @@ import { STATUS_BY_KIND } from '@petstore/errors';
 import {
   InMemoryAccountRepository,
   InMemoryApiKeyStore,
+  type InMemoryAuditLogRepository,
   inMemoryAuditTrail,
   InMemoryKeyUsageRepository,
 } from '../../../test/fakes/index.js';
@@ -41,14 +42,16 @@ describe('AccountsService and keys in accounts', () => {
   let usage: InMemoryKeyUsageRepository;
   let accounts: AccountsService;
   let keys: ApiKeysService;
+  let audit: InMemoryAuditLogRepository;
 
   beforeEach(() => {
     store = new InMemoryApiKeyStore();
     const repository = new InMemoryAccountRepository((id) => store.hasLiveKeys(id));
     resolver = new ApiKeyResolver(store);
     usage = new InMemoryKeyUsageRepository();
-    accounts = new AccountsService(repository, usage, resolver);
-    const { uow, trail } = inMemoryAuditTrail();
+    const { log, uow, trail } = inMemoryAuditTrail();
+    audit = log;
+    accounts = new AccountsService(repository, { in: () => repository }, uow, trail, usage, resolver);
     keys = new ApiKeysService(store, { in: () => store }, uow, trail, resolver, repository, loadAppConfig({}));
   });
 
@@ -128,5 +131,86 @@ describe('AccountsService and keys in accounts', () => {
     await accounts.update(acme.id, { plan: 'business' });
     await resolver.resolve(secret);
     expect(store.calls.findActiveByHash).toBe(lookups + 1);
+  });
+
+  describe('audit trail', () => {
+    const admin = { actor: { type: 'api_key' as const, id: 1, address: '203.0.113.7' }, requestId: 'req-1' };
+    const ofAccounts = () => audit.entries.filter((e) => e.target.type === 'account');
+
+    it('records a creation, a change and a deletion once each, by whom, as [before, after]', async () => {
+      const acme = await accounts.create({ name: 'Acme', plan: 'pro', externalId: 'cus_1' }, admin);
+      await accounts.update(
+        acme.id,
+        { name: 'Acme Ltd', plan: 'enterprise', limits: { perMinute: 9, perDay: 90 } },
+        admin,
+      );
+      await accounts.remove(acme.id, { actor: { type: 'cli' } });
+      const target = { type: 'account', id: String(acme.id) };
+      expect(ofAccounts()).toMatchObject([
+        {
+          ...admin,
+          action: 'account.created',
+          target,
+          changes: { name: [null, 'Acme'], plan: [null, 'pro'], externalId: [null, 'cus_1'] },
+        },
+        {
+          ...admin,
+          action: 'account.updated',
+          target,
+          changes: {
+            name: ['Acme', 'Acme Ltd'],
+            plan: ['pro', 'enterprise'],
+            limits: [null, { perMinute: 9, perDay: 90 }],
+          },
+        },
+        {
+          actor: { type: 'cli' },
+          action: 'account.deleted',
+          target,
+          changes: {
+            name: ['Acme Ltd', null],
+            plan: ['enterprise', null],
+            limits: [{ perMinute: 9, perDay: 90 }, null],
+            externalId: ['cus_1', null],
+          },
+        },
+      ]);
+      expect(ofAccounts()[0].changes).not.toHaveProperty('limits');
+      expect(Object.keys(ofAccounts()[1].changes)).toEqual(['name', 'plan', 'limits']);
+    });
+
+    it('records nothing for a refused change, nor for one that changes nothing', async () => {
+      const acme = await accounts.create({ name: 'Acme', plan: 'pro', externalId: 'cus_1' });
+      await accounts.create({ name: 'Other', plan: 'free' });
+      const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id });
+      const before = audit.entries.length;
+      await expect(accounts.update(99, { name: 'x' }, admin)).rejects.toBeInstanceOf(AccountNotFoundError);
+      await expect(accounts.update(acme.id + 1, { externalId: 'cus_1' }, admin)).rejects.toBeInstanceOf(
+        AccountExternalIdTakenError,
+      );
+      await expect(accounts.remove(acme.id, admin)).rejects.toBeInstanceOf(AccountHasLiveKeysError);
+      await expect(accounts.remove(99, admin)).rejects.toBeInstanceOf(AccountNotFoundError);
+      await accounts.update(acme.id, { name: 'Acme', plan: 'pro' }, admin);
+      expect(audit.entries.slice(before)).toEqual([]);
+      expect(store.records).toHaveLength(1);
+      expect(key.account?.id).toBe(acme.id);
+    });
+
+    it("shows a key's account in its created and updated entries as accountId", async () => {
+      const acme = await accounts.create({ name: 'Acme', plan: 'pro' });
+      const { key } = await keys.create({ name: 'svc', scopes: ['read'], plan: 'free' }, admin);
+      const { key: inside } = await keys.create({ name: 'svc2', scopes: ['read'], accountId: acme.id }, admin);
+      await keys.update(key.id, { accountId: acme.id }, admin);
+      await keys.update(key.id, { accountId: null }, admin);
+      const ofKey = (id: number) =>
+        audit.entries.filter((e) => e.target.type === 'api_key' && e.target.id === String(id));
+      expect(ofKey(key.id)[0].changes).not.toHaveProperty('accountId');
+      expect(ofKey(inside.id)[0].changes).toMatchObject({ accountId: [null, acme.id], plan: [null, 'pro'] });
+      expect(
+        ofKey(key.id)
+          .slice(1)
+          .map((e) => e.changes),
+      ).toEqual([{ plan: ['free', 'pro'], accountId: [null, acme.id] }, { accountId: [acme.id, null] }]);
+    });
   });
 });

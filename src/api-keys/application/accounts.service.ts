@@ -1,13 +1,22 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ApiKeyResolver, type KeyLimits } from '@petstore/auth';
+import { type AuditContext, AuditTrail, changesBetween, isEmptyChange, SYSTEM } from '../../audit/index.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
+import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
 import { type Account, changedQuota } from '../domain/account.js';
 import { AccountHasLiveKeysError, AccountNotFoundError } from '../domain/account.errors.js';
-import { AccountRepository } from '../domain/account.repository.js';
+import { AccountRepository, TransactionalAccountRepository } from '../domain/account.repository.js';
 import { type DailyUsage, everyDay, utcDate } from '../domain/key-usage.js';
 import { usageRange } from '../domain/key-usage-range.js';
 import { KeyUsageRepository } from '../domain/key-usage.repository.js';
+
+/** The fields of an account that its audit entries show. */
+const AUDITED_FIELDS = ['name', 'plan', 'limits', 'externalId'] as const satisfies readonly (keyof Account)[];
+
+function accountTarget(id: number): { type: string; id: string } {
+  return { type: 'account', id: String(id) };
+}
 
 export interface NewAccountInput {
   readonly name: string;
@@ -27,20 +36,36 @@ export interface AccountUpdate {
 /**
  * Use cases for accounts: a customer's keys share its plan, limits and windows. A change of
  * plan or limits reaches this instance's cached keys at once, other instances' within the
- * key cache's time to live (their lookups read the account with the key).
+ * key cache's time to live (their lookups read the account with the key). Every change is
+ * recorded in the audit trail (`by`: who makes it; default the service itself), in the
+ * transaction that makes it.
  */
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly accounts: AccountRepository,
+    private readonly stores: TransactionalAccountRepository,
+    private readonly uow: UnitOfWork,
+    private readonly audit: AuditTrail,
     private readonly usage: KeyUsageRepository,
     private readonly resolver: ApiKeyResolver,
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
-  create(input: NewAccountInput): Promise<Account> {
+  create(input: NewAccountInput, by: AuditContext = SYSTEM): Promise<Account> {
     const { plan, limits } = changedQuota({ plan: input.plan, limits: input.limits ?? null }, null);
-    return this.accounts.create({ name: input.name, plan, limits, externalId: input.externalId ?? null });
+    return this.uow.run(async (tx) => {
+      const created = await this.stores
+        .in(tx)
+        .create({ name: input.name, plan, limits, externalId: input.externalId ?? null });
+      await this.audit.record(tx, {
+        ...by,
+        action: 'account.created',
+        target: accountTarget(created.id),
+        changes: changesBetween(null, created, AUDITED_FIELDS),
+      });
+      return created;
+    });
   }
 
   async list({ limit, afterId }: PageRequest): Promise<Page<Account>> {
@@ -53,25 +78,39 @@ export class AccountsService {
     return account;
   }
 
-  async update(id: number, changes: AccountUpdate): Promise<Account> {
-    const current = await this.get(id);
-    const { plan, limits } = changedQuota({ plan: changes.plan, limits: changes.limits }, current);
-    const updated = await this.accounts.update(id, {
-      name: changes.name,
-      plan,
-      limits,
-      externalId: changes.externalId,
+  async update(id: number, changes: AccountUpdate, by: AuditContext = SYSTEM): Promise<Account> {
+    const updated = await this.uow.run(async (tx) => {
+      const accounts = this.stores.in(tx);
+      const current = await accounts.findById(id);
+      if (!current) throw new AccountNotFoundError(id);
+      const { plan, limits } = changedQuota({ plan: changes.plan, limits: changes.limits }, current);
+      const after = await accounts.update(id, { name: changes.name, plan, limits, externalId: changes.externalId });
+      if (!after) throw new AccountNotFoundError(id);
+      const changed = changesBetween(current, after, AUDITED_FIELDS);
+      if (!isEmptyChange(changed)) {
+        await this.audit.record(tx, { ...by, action: 'account.updated', target: accountTarget(id), changes: changed });
+      }
+      return after;
     });
-    if (!updated) throw new AccountNotFoundError(id);
     this.resolver.invalidateAccount(id);
     return updated;
   }
 
   /** Deletes an account none of whose keys works any more (409 otherwise); its revoked keys stay, in no account. */
-  async remove(id: number): Promise<void> {
-    const outcome = await this.accounts.delete(id);
-    if (outcome === 'not_found') throw new AccountNotFoundError(id);
-    if (outcome === 'has_live_keys') throw new AccountHasLiveKeysError(id);
+  async remove(id: number, by: AuditContext = SYSTEM): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const accounts = this.stores.in(tx);
+      const current = await accounts.findById(id);
+      const outcome = current ? await accounts.delete(id) : 'not_found';
+      if (!current || outcome === 'not_found') throw new AccountNotFoundError(id);
+      if (outcome === 'has_live_keys') throw new AccountHasLiveKeysError(id);
+      await this.audit.record(tx, {
+        ...by,
+        action: 'account.deleted',
+        target: accountTarget(id),
+        changes: changesBetween(current, null, AUDITED_FIELDS),
+      });
+    });
     this.resolver.invalidateAccount(id);
   }
 

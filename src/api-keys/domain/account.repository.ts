@@ -1,3 +1,4 @@
+import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { Account, AccountChanges, NewAccount } from './account.js';
 
 /** What deleting an account came to. */
@@ -16,4 +17,13 @@ export abstract class AccountRepository {
    * joining it meanwhile; its revoked keys are left in no account.
    */
   abstract delete(id: number): Promise<AccountDeletion>;
+}
+
+/**
+ * Port: the account repository in an open transaction, so that a change of an account and
+ * its audit entry commit together. Its `findById` locks the account's row until the commit,
+ * so the `before` of a change is what the change replaced.
+ */
+export abstract class TransactionalAccountRepository {
+  abstract in(tx: Transaction): AccountRepository;
 }

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { RequireScope } from '@petstore/auth';
 import type { DocumentedError } from '@petstore/errors';
 import type { Request, Response } from 'express';
+import { auditContextOf } from '../../audit/index.js';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
 import { PageQuery } from '../../shared/http/page.query.js';
@@ -47,8 +48,12 @@ export class AdminAccountsController {
     headers: { Location: { description: 'URL of the account', schema: { type: 'string' } } },
   })
   @ApiErrors(EXTERNAL_ID_TAKEN)
-  async create(@Body() body: NewAccountDto, @Res({ passthrough: true }) res: Response): Promise<AccountResponse> {
-    const account = await this.accounts.create(body);
+  async create(
+    @Body() body: NewAccountDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AccountResponse> {
+    const account = await this.accounts.create(body, auditContextOf(req));
     res.setHeader('Location', `/admin/accounts/${account.id}`);
     return AccountResponse.from(account);
   }
@@ -92,8 +97,12 @@ export class AdminAccountsController {
   })
   @ApiOkResponse({ type: AccountResponse, description: 'The updated account' })
   @ApiErrors(NOT_FOUND, EXTERNAL_ID_TAKEN)
-  async update(@Param('accountId', AccountId) id: number, @Body() body: AccountUpdateDto): Promise<AccountResponse> {
-    return AccountResponse.from(await this.accounts.update(id, body));
+  async update(
+    @Param('accountId', AccountId) id: number,
+    @Body() body: AccountUpdateDto,
+    @Req() req: Request,
+  ): Promise<AccountResponse> {
+    return AccountResponse.from(await this.accounts.update(id, body, auditContextOf(req)));
   }
 
   @Delete(':accountId')
@@ -108,8 +117,8 @@ export class AdminAccountsController {
   })
   @ApiNoContentResponse({ description: 'The account is deleted' })
   @ApiErrors(NOT_FOUND, ['The account still has unrevoked keys', new AccountHasLiveKeysError(7)])
-  async remove(@Param('accountId', AccountId) id: number): Promise<void> {
-    await this.accounts.remove(id);
+  async remove(@Param('accountId', AccountId) id: number, @Req() req: Request): Promise<void> {
+    await this.accounts.remove(id, auditContextOf(req));
   }
 
   @Get(':accountId/usage')
