@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
  * Accounts (issue 42): a customer's keys share the account's plan and windows. On every
  * storage (memory, and Redis when REDIS_URL is set): two keys of one free account share its
  * 60 a minute, a ban stays the key's that ignored the 429s, a key taken out of the account is
- * counted alone again. On the memory storage: the /admin/accounts operations, keys in
+ * counted alone again, a 304 is charged to neither the account's windows nor its usage. On the memory storage: the /admin/accounts operations, keys in
  * accounts (the 422s), an account's usage and the export's accountId.
  */
 const STORAGES = rateLimitStorages('accounts-e2e');
@@ -164,6 +164,39 @@ describe.each(STORAGES)('keys of one account share its windows on the %s storage
     const bans = (await api().get('/admin/bans').set(KEY, admin).expect(200)).body as Array<{ keyId?: number }>;
     expect(bans.map((b) => b.keyId)).toContain(noisy.id);
     expect(bans.map((b) => b.keyId)).not.toContain(quiet.id);
+  });
+
+  it("a 304 to a key in an account is charged to neither the shared windows nor the day's requests of the key or the account", async () => {
+    const polling = await account({ name: 'Polling', plan: 'pro' }); // 5 a minute, shared
+    const a = await key({ accountId: polling.id });
+    const b = await key({ accountId: polling.id });
+    const full = await api().get('/categories').set(KEY, a.key).expect(200);
+    expect(remaining(full)).toBe(4);
+    const etag = String(full.headers.etag);
+    for (const secret of [a.key, b.key, a.key]) {
+      const res = await api().get('/categories').set(KEY, secret).set('If-None-Match', etag).expect(304);
+      expect(remaining(res)).toBe(4);
+    }
+    // The next full answer, from the sibling, takes the second of the account's five.
+    const next = await api().get('/categories').set(KEY, b.key).set('If-None-Match', '"stale"').expect(200);
+    expect(remaining(next)).toBe(3);
+
+    await t.app.get(KeyUsageRecorder).flush();
+    const day = async (path: string): Promise<Day[]> =>
+      (await api().get(`${path}?from=${today()}&to=${today()}`).set(KEY, admin).expect(200)).body as Day[];
+    expect(await day(`/admin/accounts/${polling.id}/usage`)).toEqual([
+      { date: today(), requests: 2, refused: 0, bans: 0 },
+    ]);
+    for (const k of [a, b]) {
+      expect(await day(`/admin/api-keys/${k.id}/usage`)).toEqual([{ date: today(), requests: 1, refused: 0, bans: 0 }]);
+    }
+    const rows = (
+      await api().get(`/admin/usage?from=${today()}&to=${today()}&accountId=${polling.id}`).set(KEY, admin).expect(200)
+    ).body as Row[];
+    expect(rows.map((r) => [r.keyId, r.requests])).toEqual([
+      [a.id, 1],
+      [b.id, 1],
+    ]);
   });
 
   it('a plan change of the account applies to its keys at once on this instance', async () => {
