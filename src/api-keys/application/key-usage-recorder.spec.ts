@@ -159,6 +159,27 @@ describe('KeyUsageRecorder: last use', () => {
     });
   });
 
+  it('counts a 304 in neither the key’s nor its account’s day, but as the key’s last use (its previous secret’s too)', async () => {
+    const { clock, recorder, repository } = recorderAt(MIDNIGHT + 1_000);
+    recorder.counted(1, 3);
+    clock.now += 2_000;
+    recorder.notModified(1, 3, true);
+    recorder.notModified(2, 3);
+    await recorder.flush();
+    expect(await repository.daily(1, '2026-11-23', '2026-11-23')).toEqual([
+      { date: '2026-11-23', requests: 1, refused: 0, bans: 0 },
+    ]);
+    expect(await repository.daily(2, '2026-11-23', '2026-11-23')).toEqual([]); // no row at all
+    expect(await repository.dailyOfAccount(3, '2026-11-23', '2026-11-23')).toEqual([
+      { date: '2026-11-23', requests: 1, refused: 0, bans: 0 },
+    ]);
+    expect(repository.lastUses.get(1)).toEqual({
+      at: new Date(MIDNIGHT + 3_000),
+      previousAt: new Date(MIDNIGHT + 3_000),
+    });
+    expect(repository.lastUses.get(2)).toEqual({ at: new Date(MIDNIGHT + 3_000), previousAt: null });
+  });
+
   it('attributes usage to the account the key was in at each request (a key moved that day has a row per account)', async () => {
     const { recorder, repository } = recorderAt(MIDNIGHT + 1);
     recorder.counted(1, 3);
