@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 
 /**
  * The audit log (GET /admin/audit-log): every admin change over HTTP leaves one entry
- * with its actor, request id and before/after, never a secret or a hash; filters and
+ * with its actor, request id and before/after, never a secret or a hash (keys and
+ * accounts, a key's account included); filters and
  * paging newest first; the retention sweep on PostgreSQL; one entry per plan table
  * whatever the number of instances that apply it.
  */
@@ -260,6 +261,98 @@ describe('audit log (e2e)', () => {
       }
       const reader = await t.key(['read', 'write']);
       expectError(await api().get('/admin/audit-log').set(KEY, reader), 403, 'INSUFFICIENT_SCOPE');
+    });
+  });
+
+  describe('accounts: every change leaves exactly one entry', () => {
+    let accountId: number;
+
+    /** The one entry of `action` on the account, made by the admin in the request `res`. */
+    async function onlyAccountEntry(action: string, res: request.Response): Promise<Entry> {
+      const found = await entries({ action, targetType: 'account', targetId: String(accountId) });
+      expect(found).toHaveLength(1);
+      const [entry] = found;
+      expect(entry.actor).toEqual({ type: 'api_key', id: adminId, address: ADMIN_ADDRESS });
+      expect(entry.requestId).toBe(res.headers['x-request-id']);
+      expect(entry.target).toEqual({ type: 'account', id: String(accountId) });
+      return entry;
+    }
+
+    it('account.created, with the account as created', async () => {
+      const res = await asAdmin(api().post('/admin/accounts'))
+        .send({ name: 'Acme', plan: 'pro', externalId: 'cus_audit' })
+        .expect(201);
+      accountId = res.body.id;
+      expect((await onlyAccountEntry('account.created', res)).changes).toEqual({
+        name: [null, 'Acme'],
+        plan: [null, 'pro'],
+        externalId: [null, 'cus_audit'],
+      });
+    });
+
+    it('account.updated, with only the fields that changed; nothing when nothing changed or it is refused', async () => {
+      const res = await asAdmin(api().patch(`/admin/accounts/${accountId}`))
+        .send({ name: 'Acme Ltd', plan: 'business' })
+        .expect(200);
+      expect((await onlyAccountEntry('account.updated', res)).changes).toEqual({
+        name: ['Acme', 'Acme Ltd'],
+        plan: ['pro', 'business'],
+      });
+      await asAdmin(api().patch(`/admin/accounts/${accountId}`))
+        .send({ name: 'Acme Ltd' })
+        .expect(200);
+      const other = (await asAdmin(api().post('/admin/accounts')).send({ name: 'Other', plan: 'free' }).expect(201))
+        .body as { id: number };
+      expectError(
+        await asAdmin(api().patch(`/admin/accounts/${other.id}`)).send({ externalId: 'cus_audit' }),
+        409,
+        'ACCOUNT_EXTERNAL_ID_TAKEN',
+      );
+      expect(await entries({ action: 'account.updated', targetType: 'account' })).toHaveLength(1);
+    });
+
+    it("a key's account in api_key.created and api_key.updated: moving a key in shows accountId [null, id]", async () => {
+      const inside = await asAdmin(api().post('/admin/api-keys'))
+        .send({ name: 'svc-a', scopes: ['read'], accountId })
+        .expect(201);
+      secrets.push(inside.body.key);
+      const created = await entries({ action: 'api_key.created', targetId: String(inside.body.id) });
+      expect(created).toHaveLength(1);
+      expect(created[0].changes).toMatchObject({ accountId: [null, accountId], plan: [null, 'business'] });
+
+      const alone = await asAdmin(api().post('/admin/api-keys'))
+        .send({ name: 'svc-b', plan: 'free', scopes: ['read'] })
+        .expect(201);
+      secrets.push(alone.body.key);
+      expect(
+        (await entries({ action: 'api_key.created', targetId: String(alone.body.id) }))[0].changes,
+      ).not.toHaveProperty('accountId');
+      const moved = await asAdmin(api().patch(`/admin/api-keys/${alone.body.id}`))
+        .send({ accountId })
+        .expect(200);
+      const updated = await entries({ action: 'api_key.updated', targetId: String(alone.body.id) });
+      expect(updated).toHaveLength(1);
+      expect(updated[0].requestId).toBe(moved.headers['x-request-id']);
+      expect(updated[0].changes).toEqual({ plan: ['free', 'business'], accountId: [null, accountId] });
+    });
+
+    it('account.deleted, with the account as it was; nothing while it has live keys (409)', async () => {
+      expectError(await asAdmin(api().delete(`/admin/accounts/${accountId}`)), 409, 'ACCOUNT_HAS_LIVE_KEYS');
+      expect(await entries({ action: 'account.deleted', targetType: 'account' })).toEqual([]);
+      const keys = (await asAdmin(api().get('/admin/api-keys').query({ accountId })).expect(200)).body as Array<{
+        id: number;
+      }>;
+      expect(keys).toHaveLength(2);
+      for (const key of keys) await asAdmin(api().delete(`/admin/api-keys/${key.id}`)).expect(204);
+      const res = await asAdmin(api().delete(`/admin/accounts/${accountId}`)).expect(204);
+      expect((await onlyAccountEntry('account.deleted', res)).changes).toEqual({
+        name: ['Acme Ltd', null],
+        plan: ['business', null],
+        externalId: ['cus_audit', null],
+      });
+      expectError(await asAdmin(api().delete(`/admin/accounts/${accountId}`)), 404, 'ACCOUNT_NOT_FOUND');
+      expect(await entries({ action: 'account.deleted', targetType: 'account' })).toHaveLength(1);
+      await expectNoSecretOrHash();
     });
   });
 

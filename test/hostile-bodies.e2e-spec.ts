@@ -67,7 +67,13 @@ describe('hostile bodies on every body-taking operation', () => {
       .set(KEY, admin)
       .send({ url: 'http://127.0.0.1:9/hooks', events: ['order.placed'] })
       .expect(201);
+    const account = await request(t.http)
+      .post('/admin/accounts')
+      .set(KEY, admin)
+      .send({ name: 'Hostile', plan: 'free' })
+      .expect(201);
     Object.assign(ids, {
+      accountId: (account.body as { id: number }).id,
       webhookId: (webhook.body as { id: number }).id,
       petId: pet,
       categoryId: setup.categoryId,
@@ -83,7 +89,16 @@ describe('hostile bodies on every body-taking operation', () => {
 
   /** Every row of every table, to show that a refused request changed nothing. */
   async function snapshot(): Promise<string> {
-    const tables = ['categories', 'pets', 'inventory', 'orders', 'api_keys', 'idempotency_keys', 'webhooks'];
+    const tables = [
+      'categories',
+      'pets',
+      'inventory',
+      'orders',
+      'api_keys',
+      'accounts',
+      'idempotency_keys',
+      'webhooks',
+    ];
     const rows = await Promise.all(
       tables.map((table) => t.db.query(`SELECT to_jsonb(x) AS row FROM ${table} x ORDER BY to_jsonb(x)::text`)),
     );

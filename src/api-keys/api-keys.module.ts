@@ -19,19 +19,25 @@ import { KeyUsageOrmEntity } from './infrastructure/key-usage.orm-entity.js';
 import { ApiKeyUsage1795219200000 } from './infrastructure/migrations/1795219200000-api-key-usage.js';
 import { ApiKeyLifecycle1795859934000 } from './infrastructure/migrations/1795859934000-api-key-lifecycle.js';
 import { TypeOrmApiKeyStore } from './infrastructure/typeorm-api-key.store.js';
+import { AccountsService } from './application/accounts.service.js';
+import { AccountRepository, TransactionalAccountRepository } from './domain/account.repository.js';
+import { AdminAccountsController } from './http/admin-accounts.controller.js';
+import { AccountOrmEntity } from './infrastructure/account.orm-entity.js';
+import { Accounts1795867800000 } from './infrastructure/migrations/1795867800000-accounts.js';
+import { TypeOrmAccountRepository } from './infrastructure/typeorm-account.repository.js';
 import { TypeOrmKeyUsageRepository } from './infrastructure/typeorm-key-usage.repository.js';
 import { AuditTrailModule } from '../audit/index.js';
 import { TransactionalApiKeyStore } from './domain/transactional-api-key.store.js';
 
 /** This module's tables, as TypeORM entities. */
-export const API_KEY_ENTITIES = [ApiKeyOrmEntity, KeyUsageOrmEntity];
+export const API_KEY_ENTITIES = [ApiKeyOrmEntity, KeyUsageOrmEntity, AccountOrmEntity];
 
 /** This module's migrations since the core ones (the api_keys table is in CORE_MIGRATIONS). */
-export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000, ApiKeyLifecycle1795859934000];
+export const API_KEY_MIGRATIONS = [ApiKeyUsage1795219200000, ApiKeyLifecycle1795859934000, Accounts1795867800000];
 
-/** Binds the auth library's key store port to PostgreSQL. */
+/** Binds the auth library's key store port to PostgreSQL (a key is read with its account). */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity])],
+  imports: [TypeOrmModule.forFeature([ApiKeyOrmEntity, AccountOrmEntity])],
   providers: [
     { provide: ApiKeyStore, useClass: TypeOrmApiKeyStore },
     { provide: TransactionalApiKeyStore, useExisting: ApiKeyStore },
@@ -76,11 +82,16 @@ export class KeyUsageModule {}
 })
 export class KeyUsageMeterModule {}
 
-/** Key management: the /admin endpoints and the first-start admin key. */
+/** Key and account management: the /admin endpoints and the first-start admin key. */
 @Module({
-  imports: [ApiKeyStoreModule, KeyUsageModule, AuditTrailModule],
-  controllers: [AdminApiKeysController, AdminPlansController, AdminUsageController],
-  providers: [ApiKeysService],
+  imports: [ApiKeyStoreModule, KeyUsageModule, AuditTrailModule, TypeOrmModule.forFeature([AccountOrmEntity])],
+  controllers: [AdminApiKeysController, AdminAccountsController, AdminPlansController, AdminUsageController],
+  providers: [
+    ApiKeysService,
+    AccountsService,
+    { provide: AccountRepository, useClass: TypeOrmAccountRepository },
+    { provide: TransactionalAccountRepository, useExisting: AccountRepository },
+  ],
   exports: [ApiKeysService],
 })
 export class ApiKeysModule {}

@@ -1,5 +1,6 @@
 import {
   type ApiKey,
+  type ApiKeyAccount,
   type ApiKeyResolver,
   type AuthenticatedRequest,
   type Authentication,
@@ -30,14 +31,22 @@ export function keyCounterId(key: ApiKey): string {
   return `k${key.id}.${key.createdAt.getTime().toString(36)}`;
 }
 
+/** The counter id of an account's windows, shared by its keys: its id and creation time, as for a key. */
+export function accountCounterId(account: ApiKeyAccount): string {
+  return `a${account.id}.${account.createdAt.getTime().toString(36)}`;
+}
+
 /** Keys are immutable values (a change makes a new one): each has one client, made on first use. */
 const clientsOfKeys = new WeakMap<ApiKey, ApiClient>();
 
 export function keyClient(key: ApiKey): ApiClient {
   let client = clientsOfKeys.get(key);
   if (!client) {
-    // Only enterprise keys carry quotas of their own; the others follow their plan.
-    client = { id: keyCounterId(key), plan: key.plan, limits: key.plan === 'enterprise' ? key.limits : null, key };
+    // Only enterprise keys (or accounts) carry quotas of their own; the others follow their plan. A key in an
+    // account counts in the account's windows (its plan and limits are the account's); a ban stays the key's.
+    const limits = key.plan === 'enterprise' ? key.limits : null;
+    client = { id: keyCounterId(key), plan: key.plan, limits, key };
+    if (key.account) client = { ...client, windowsId: accountCounterId(key.account) };
     clientsOfKeys.set(key, client);
   }
   return client;

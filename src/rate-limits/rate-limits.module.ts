@@ -46,18 +46,19 @@ export function rateLimitOptions(
         reason: refusal.reason === 'banned' ? 'API_KEY_BANNED' : 'RATE_LIMIT_EXCEEDED',
       });
       if (!key || !usage) return;
-      usage.refused(key.id, key.previousSecret);
-      if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id);
+      const accountId = key.account?.id ?? null;
+      usage.refused(key.id, accountId, key.previousSecret);
+      if (refusal.reason === 'banned' && refusal.started) usage.banned(key.id, accountId);
     },
     onCounted: usage
       ? (client) => {
-          if (client.key) usage.counted(client.key.id, client.key.previousSecret);
+          if (client.key) usage.counted(client.key.id, client.key.account?.id ?? null, client.key.previousSecret);
         }
       : undefined,
     // A 304 is not charged, nor counted in the key's daily usage; it is still a use of the key.
     onNotModified: usage
       ? (client) => {
-          if (client.key) usage.notModified(client.key.id, client.key.previousSecret);
+          if (client.key) usage.notModified(client.key.id, client.key.account?.id ?? null, client.key.previousSecret);
         }
       : undefined,
     exemptPaths: HEALTH_PROBES,

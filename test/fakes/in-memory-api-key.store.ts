@@ -1,4 +1,12 @@
-import type { ApiKey, ApiKeyChanges, ApiKeyRoll, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
+import type {
+  ApiKey,
+  ApiKeyAccount,
+  ApiKeyChanges,
+  ApiKeyFilter,
+  ApiKeyRoll,
+  ApiKeyStore,
+  NewApiKeyRecord,
+} from '@petstore/auth';
 
 interface StoredKey {
   readonly key: ApiKey;
@@ -75,11 +83,12 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
     return row ? copy(row.key) : null;
   }
 
-  async list(afterId: number | null, limit: number): Promise<ApiKey[]> {
+  async list(afterId: number | null, limit: number, filter: ApiKeyFilter = {}): Promise<ApiKey[]> {
     this.calls.list++;
     return [...this.rows.values()]
       .map((row) => row.key)
       .filter((key) => afterId === null || key.id > afterId)
+      .filter((key) => filter.accountId === undefined || key.account?.id === filter.accountId)
       .sort((a, b) => a.id - b.id)
       .slice(0, limit)
       .map(copy);
@@ -108,6 +117,7 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
       ...(changes.allowedAddresses !== undefined && {
         allowedAddresses: changes.allowedAddresses && [...changes.allowedAddresses],
       }),
+      ...(changes.accountId !== undefined && { account: this.accountOf(changes.accountId) }),
     };
     this.rows.set(id, { ...row, key });
     return copy(key);
@@ -146,6 +156,16 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
     return copy(this.rows.get(id)!.key);
   }
 
+  /** Whether an unrevoked key is in the account (what deleting an account asks). */
+  async hasLiveKeys(accountId: number): Promise<boolean> {
+    return [...this.rows.values()].some(({ key }) => key.revokedAt === null && key.account?.id === accountId);
+  }
+
+  /** The account a key names; its counters' creation time is the fake's epoch (the ids are unique here). */
+  private accountOf(accountId: number | null): ApiKeyAccount | null {
+    return accountId === null ? null : { id: accountId, createdAt: new Date(0) };
+  }
+
   private insert(record: NewApiKeyRecord): ApiKey {
     this.records.push(record);
     const key: ApiKey = {
@@ -162,6 +182,7 @@ export class InMemoryApiKeyStore implements ApiKeyStore {
       lastUsedAt: null,
       previousKeyExpiresAt: null,
       previousKeyLastUsedAt: null,
+      account: this.accountOf(record.accountId ?? null),
     };
     this.rows.set(key.id, { key, hash: record.hash });
     return copy(key);

@@ -7,7 +7,7 @@ import type { KeyUsageRepository } from '../../src/api-keys/domain/key-usage.rep
  * the next `add` throw; `batches` records every `add` call; `gate` holds writes open.
  */
 export class InMemoryKeyUsageRepository implements KeyUsageRepository {
-  readonly rows = new Map<string, DailyUsage & { keyId: number }>();
+  readonly rows = new Map<string, DailyUsage & { keyId: number; accountId: number | null }>();
   readonly batches: UsageDelta[][] = [];
   failNext = 0;
   /** While set, `add` records its batch and then waits for it before changing any row. */
@@ -24,8 +24,15 @@ export class InMemoryKeyUsageRepository implements KeyUsageRepository {
     if (this.gate) await this.gate;
     for (const d of deltas) {
       if (this.keyIds && !this.keyIds.has(d.keyId)) continue;
-      const id = `${d.keyId}/${d.date}`;
-      const row = this.rows.get(id) ?? { keyId: d.keyId, date: d.date, requests: 0, refused: 0, bans: 0 };
+      const id = `${d.keyId}/${d.date}/${d.accountId ?? ''}`;
+      const row = this.rows.get(id) ?? {
+        keyId: d.keyId,
+        accountId: d.accountId,
+        date: d.date,
+        requests: 0,
+        refused: 0,
+        bans: 0,
+      };
       this.rows.set(id, {
         ...row,
         requests: row.requests + d.requests,
@@ -55,10 +62,31 @@ export class InMemoryKeyUsageRepository implements KeyUsageRepository {
   }
 
   async daily(keyId: number, from: string, to: string): Promise<DailyUsage[]> {
-    return [...this.rows.values()]
-      .filter((r) => r.keyId === keyId && r.date >= from && r.date <= to)
-      .sort((a, b) => a.date.localeCompare(b.date))
-      .map(({ date, requests, refused, bans }) => ({ date, requests, refused, bans }));
+    return this.summed((r) => r.keyId === keyId, from, to);
+  }
+
+  async dailyOfAccount(accountId: number, from: string, to: string): Promise<DailyUsage[]> {
+    return this.summed((r) => r.accountId === accountId, from, to);
+  }
+
+  /** The matching rows of the range, summed per day, in date order (as the adapter's GROUP BY). */
+  private summed(
+    match: (row: { keyId: number; accountId: number | null }) => boolean,
+    from: string,
+    to: string,
+  ): DailyUsage[] {
+    const days = new Map<string, DailyUsage>();
+    for (const r of this.rows.values()) {
+      if (!match(r) || r.date < from || r.date > to) continue;
+      const day = days.get(r.date) ?? { date: r.date, requests: 0, refused: 0, bans: 0 };
+      days.set(r.date, {
+        date: r.date,
+        requests: day.requests + r.requests,
+        refused: day.refused + r.refused,
+        bans: day.bans + r.bans,
+      });
+    }
+    return [...days.values()].sort((a, b) => a.date.localeCompare(b.date));
   }
 
   async deleteBefore(date: string): Promise<number> {

@@ -11,6 +11,7 @@ export {
   type ApiKeyStoreMethod,
   type InMemoryApiKeyStoreOptions,
 } from './in-memory-api-key.store.js';
+export { InMemoryAccountRepository } from './in-memory-account.repository.js';
 export { InMemoryAuditLogRepository, inMemoryAuditTrail } from './in-memory-audit-log.repository.js';
 export { InMemoryCategoryRepository } from './in-memory-category.repository.js';
 export { InMemoryKeyUsageRepository } from './in-memory-key-usage.repository.js';

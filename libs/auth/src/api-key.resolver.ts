@@ -138,6 +138,14 @@ export class ApiKeyResolver {
     }
   }
 
+  /** Forget every key of an account after the account changed (its plan, its limits). */
+  invalidateAccount(accountId: number): void {
+    this.generation++;
+    for (const [hash, { value }] of this.keys.dump()) {
+      if (value.account?.id === accountId) this.keys.delete(hash);
+    }
+  }
+
   /** Forget a cached miss, so a key created just now is usable at once. */
   invalidateHash(hash: string): void {
     this.generation++;

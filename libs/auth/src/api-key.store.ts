@@ -11,6 +11,14 @@ export interface NewApiKeyRecord {
   readonly limits: KeyLimits | null;
   readonly expiresAt?: Date | null;
   readonly allowedAddresses?: readonly string[] | null;
+  /** The account the key joins (its plan and limits are then the account's); absent or null: none. */
+  readonly accountId?: number | null;
+}
+
+/** What a listing of keys is narrowed to. */
+export interface ApiKeyFilter {
+  /** Only the keys of this account. */
+  readonly accountId?: number;
 }
 
 export interface ApiKeyChanges {
@@ -19,6 +27,8 @@ export interface ApiKeyChanges {
   readonly limits?: KeyLimits | null;
   readonly expiresAt?: Date | null;
   readonly allowedAddresses?: readonly string[] | null;
+  /** null takes the key out of its account. */
+  readonly accountId?: number | null;
 }
 
 /** A new secret for a key: the current one becomes the previous one, working until `previousExpiresAt`. */
@@ -33,8 +43,8 @@ export abstract class ApiKeyStore {
   /** The unrevoked key whose current or previous secret has this hash (then marked `previousSecret`). */
   abstract findActiveByHash(hash: string): Promise<ApiKey | null>;
   abstract findById(id: number): Promise<ApiKey | null>;
-  /** Keys with id > afterId, ascending, at most `limit`. */
-  abstract list(afterId: number | null, limit: number): Promise<ApiKey[]>;
+  /** Keys with id > afterId (and matching `filter`), ascending, at most `limit`. */
+  abstract list(afterId: number | null, limit: number, filter?: ApiKeyFilter): Promise<ApiKey[]>;
   abstract create(record: NewApiKeyRecord): Promise<ApiKey>;
   /** Registers the record only while no key exists at all (first start); null otherwise. */
   abstract createIfNoneExist(record: NewApiKeyRecord): Promise<ApiKey | null>;

@@ -6,15 +6,26 @@ export interface KeyLimits {
   readonly perDay: number;
 }
 
+/** The account a key belongs to: its windows are shared by all the account's keys. */
+export interface ApiKeyAccount {
+  readonly id: number;
+  /** With the id, names the account's shared counters (ids reused after a database reset start afresh). */
+  readonly createdAt: Date;
+}
+
 /** A stored API key: never the key itself, only its hash and a readable prefix. */
 export interface ApiKey {
   readonly id: number;
   readonly name: string;
   /** The first characters of the key (`psk_ab12…`), enough to recognise it. */
   readonly prefix: string;
+  /** The key's plan; for a key in an account, the account's (the key has none of its own then). */
   readonly plan: string;
   readonly scopes: readonly Scope[];
+  /** Own quota (enterprise); for a key in an account, the account's. */
   readonly limits: KeyLimits | null;
+  /** The account the key belongs to; absent or null: none (the key is counted alone). */
+  readonly account?: ApiKeyAccount | null;
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
   /** After this instant the key answers 401 `API_KEY_EXPIRED`; null: never. */

@@ -1,7 +1,13 @@
-export { type ApiKey, type KeyLimits, hasScope, isExpired } from './api-key.js';
+export { type ApiKey, type ApiKeyAccount, type KeyLimits, hasScope, isExpired } from './api-key.js';
 export { type AddressRule, addressAllowed, MAX_ADDRESS_RULES, parseAddressRule } from './address-rules.js';
 export { generateApiKeySecret, hashApiKeySecret, visiblePrefix } from './api-key-secret.js';
-export { type ApiKeyChanges, type ApiKeyRoll, ApiKeyStore, type NewApiKeyRecord } from './api-key.store.js';
+export {
+  type ApiKeyChanges,
+  type ApiKeyFilter,
+  type ApiKeyRoll,
+  ApiKeyStore,
+  type NewApiKeyRecord,
+} from './api-key.store.js';
 export { ApiKeyGuard } from './api-key.guard.js';
 export {
   ApiKeyResolver,

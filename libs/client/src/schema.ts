@@ -73,13 +73,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Every key ever issued, revoked ones included, ordered by id and paged.
+         * @description Every key ever issued, revoked ones included, ordered by id and paged; with `accountId`, that account’s keys.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Issue an API key
-         * @description The key is in `key` of this response only; the service keeps just its hash.
+         * @description The key is in `key` of this response only; the service keeps just its hash. With `accountId`, the key belongs to that account: it has the account's plan and limits (give neither) and shares its windows.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -110,8 +110,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an API key's plan, scopes or limits
-         * @description Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan.
+         * Change an API key's plan, scopes, limits or account
+         * @description Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan. `accountId` moves the key into an account (then it has no plan of its own) or, null, out of it (it is counted alone again); this instance applies it at once, others within the key cache (10 s).
          */
         patch: operations["updateApiKey"];
         trace?: never;
@@ -216,6 +216,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Ordered by id and paged.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description A customer with several keys (one per service or environment): keys put in it (`accountId` on `POST`/`PATCH /admin/api-keys`) have its plan and limits and share its rate-limit windows.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account
+         * @description Its plan and limits, which every key in it has (`GET /admin/api-keys?accountId=` lists them).
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account
+         * @description Only an account without unrevoked keys: revoke its keys or take them out of it first. Its revoked keys are left in no account; its usage history stays in the export.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an account's name, plan, limits or externalId
+         * @description Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan. A new plan or limits apply to every key of the account at once on this instance, within 10 s (the key cache) on others; the windows keep their counts.
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's usage per day
+         * @description The usage of the account's keys per UTC day, as for one key (`GET /admin/api-keys/{keyId}/usage`): requests made while a key was in the account count here, whatever it belongs to now. From `from` to `to` (both included; default: the last 30 days, today included; at most 366 days), every day listed, zeros for days without traffic. Each instance adds its counts every few seconds.
+         */
+        get: operations["getAccountUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/plans": {
         parameters: {
             query?: never;
@@ -245,7 +317,7 @@ export interface paths {
         };
         /**
          * Every key's usage per day, for billing
-         * @description One row per key and UTC day with traffic from `from` to `to` (both included; default: the last 30 days, today included; at most 366 days), ordered by day then key id, revoked keys included. Paged like every list, by up to 1000 rows (`Link: rel="next"`). With `Accept: text/csv` the same rows come as CSV (RFC 4180, a header row, `accountId` empty for a key in no account), paged the same way. Each instance adds its counts every few seconds, so the last seconds of traffic may not be in it yet.
+         * @description One row per key and UTC day with traffic from `from` to `to` (both included; default: the last 30 days, today included; at most 366 days), ordered by day then key id, revoked keys included. `accountId` on a row is the account the key was in when the requests were made (a key moved during a day has a row per account); the `accountId` parameter keeps only the usage attributed to that account. Paged like every list, by up to 1000 rows (`Link: rel="next"`). With `Accept: text/csv` the same rows come as CSV (RFC 4180, a header row, `accountId` empty for a key in no account), paged the same way. Each instance adds its counts every few seconds, so the last seconds of traffic may not be in it yet.
          */
         get: operations["exportUsage"];
         put?: never;
@@ -265,7 +337,7 @@ export interface paths {
         };
         /**
          * The audit log of admin changes
-         * @description Every change made to keys (created, updated, rolled, overlap ended, revoked, unbanned), every address unban and every new plan table, by whom (an admin key and its address, the keys command line, or the service), with each changed field as `[before, after]`. Newest first (unlike the other lists, which are oldest first), paged by cursor; kept for `AUDIT_RETENTION_DAYS` (400 by default).
+         * @description Every change made to keys (created, updated, rolled, overlap ended, revoked, unbanned) and to accounts (created, updated, deleted), every address unban and every new plan table, by whom (an admin key and its address, the keys command line, or the service), with each changed field as `[before, after]`. Newest first (unlike the other lists, which are oldest first), paged by cursor; kept for `AUDIT_RETENTION_DAYS` (400 by default).
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -639,6 +711,49 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A customer whose API keys share its plan, limits and rate-limit windows */
+        Account: {
+            /**
+             * Format: int64
+             * @description Account id
+             * @example 3
+             */
+            id: number;
+            /**
+             * @description Who the account is (a customer)
+             * @example Acme Ltd
+             */
+            name: string;
+            plan: components["schemas"]["Plan"];
+            /** @description Own quota (enterprise accounts) */
+            limits?: components["schemas"]["KeyLimits"];
+            /**
+             * @description The customer's id in your own systems
+             * @example cus_4f2a91
+             */
+            externalId?: string;
+            /**
+             * Format: date-time
+             * @description When the account was created
+             */
+            createdAt: string;
+        };
+        /** @description Changes to an account; absent fields keep their value */
+        AccountUpdate: {
+            /**
+             * @description Who the account is (a customer)
+             * @example Acme Ltd
+             */
+            name?: string;
+            plan?: components["schemas"]["Plan"];
+            /** @description Own quota; only (and required) for the enterprise plan */
+            limits?: components["schemas"]["KeyLimits"];
+            /**
+             * @description The customer's id in your own systems; unique (409 `ACCOUNT_EXTERNAL_ID_TAKEN` on a duplicate); null removes it
+             * @example cus_4f2a91
+             */
+            externalId?: string | null;
+        };
         /** @description An issued API key (never the key itself) */
         ApiKey: {
             /**
@@ -656,8 +771,14 @@ export interface components {
             plan: components["schemas"]["Plan"];
             /** @description What the key may do */
             scopes: ("read" | "write" | "admin")[];
-            /** @description Own quota (enterprise keys) */
+            /** @description Own quota (enterprise keys; in an account, the account's) */
             limits?: components["schemas"]["KeyLimits"];
+            /**
+             * Format: int64
+             * @description The account the key belongs to (it shares its plan, limits and windows); null: none
+             * @example 3
+             */
+            accountId: number | null;
             /**
              * Format: date-time
              * @description When the key was issued
@@ -731,6 +852,12 @@ export interface components {
              *     ]
              */
             allowedAddresses?: string[] | null;
+            /**
+             * Format: int64
+             * @description The account the key belongs to: it then has the account's plan and limits (setting `plan` or `limits` on it is refused with 422 `API_KEY_PLAN_FROM_ACCOUNT`) and shares the account's rate-limit windows with its other keys. 422 `ACCOUNT_NOT_FOUND` when there is no such account. null takes the key out of its account: it is counted alone again, keeping the account's plan and limits unless `plan` (and `limits`) are given. Applies at once on this instance, within 10 s on others
+             * @example 3
+             */
+            accountId?: number | null;
         };
         /** @description Who made a change */
         AuditActor: {
@@ -1105,8 +1232,14 @@ export interface components {
             plan: components["schemas"]["Plan"];
             /** @description What the key may do */
             scopes: ("read" | "write" | "admin")[];
-            /** @description Own quota (enterprise keys) */
+            /** @description Own quota (enterprise keys; in an account, the account's) */
             limits?: components["schemas"]["KeyLimits"];
+            /**
+             * Format: int64
+             * @description The account the key belongs to (it shares its plan, limits and windows); null: none
+             * @example 3
+             */
+            accountId: number | null;
             /**
              * Format: date-time
              * @description When the key was issued
@@ -1167,6 +1300,22 @@ export interface components {
              */
             perDay: number;
         };
+        /** @description An account to create: a customer whose keys share one quota */
+        NewAccount: {
+            /**
+             * @description Who the account is (a customer)
+             * @example Acme Ltd
+             */
+            name: string;
+            plan: components["schemas"]["Plan"];
+            /** @description Own quota; only (and required) for the enterprise plan */
+            limits?: components["schemas"]["KeyLimits"];
+            /**
+             * @description The customer's id in your own systems; unique (409 `ACCOUNT_EXTERNAL_ID_TAKEN` on a duplicate)
+             * @example cus_4f2a91
+             */
+            externalId?: string;
+        };
         /** @description An API key to issue */
         NewApiKey: {
             /**
@@ -1174,7 +1323,7 @@ export interface components {
              * @example mobile app
              */
             name: string;
-            plan: components["schemas"]["Plan"];
+            plan?: components["schemas"]["Plan"];
             /**
              * @description What the key may do
              * @example [
@@ -1198,6 +1347,12 @@ export interface components {
              *     ]
              */
             allowedAddresses?: string[];
+            /**
+             * Format: int64
+             * @description The account the key belongs to: it then has the account's plan and limits (setting `plan` or `limits` on it is refused with 422 `API_KEY_PLAN_FROM_ACCOUNT`) and shares the account's rate-limit windows with its other keys. 422 `ACCOUNT_NOT_FOUND` when there is no such account
+             * @example 3
+             */
+            accountId?: number;
         };
         /** @description A category as a client sends it */
         NewCategory: {
@@ -1705,8 +1860,8 @@ export interface components {
             keyId: number;
             /**
              * Format: int64
-             * @description The account the key belonged to that day; null for a key in no account (today: every key)
-             * @example null
+             * @description The account the key belonged to when the requests were made; null for a key in no account (a key moved during a day has a row for each)
+             * @example 3
              */
             accountId: number | null;
         };
@@ -2100,6 +2255,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the `next` link of the previous page */
                 cursor?: string;
+                /** @description Only this account's keys */
+                accountId?: number;
             };
             header?: never;
             path?: never;
@@ -2165,6 +2322,22 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description `accountId` names no account (`ACCOUNT_NOT_FOUND`); `plan` or `limits` given for a key in an account (`API_KEY_PLAN_FROM_ACCOUNT`) */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_NOT_FOUND" | "API_KEY_PLAN_FROM_ACCOUNT";
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2332,6 +2505,22 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description `accountId` names no account (`ACCOUNT_NOT_FOUND`); `plan` or `limits` given for a key in an account (`API_KEY_PLAN_FROM_ACCOUNT`) */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_NOT_FOUND" | "API_KEY_PLAN_FROM_ACCOUNT";
+                    };
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2617,6 +2806,357 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return */
+                limit?: number;
+                /** @description Opaque cursor from the `next` link of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of accounts */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewAccount"];
+            };
+        };
+        responses: {
+            /** @description The account */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description URL of the account */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description Another account has this externalId (`ACCOUNT_EXTERNAL_ID_TAKEN`) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the account (a positive 64-bit integer)
+                 * @example 1
+                 */
+                accountId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No account has this id (`ACCOUNT_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the account (a positive 64-bit integer)
+                 * @example 1
+                 */
+                accountId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is deleted */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No account has this id (`ACCOUNT_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description The account still has unrevoked keys (`ACCOUNT_HAS_LIVE_KEYS`); Rows of another resource still reference it (a foreign key refused the deletion) (`RESOURCE_STILL_REFERENCED`) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_HAS_LIVE_KEYS" | "RESOURCE_STILL_REFERENCED";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the account (a positive 64-bit integer)
+                 * @example 1
+                 */
+                accountId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated account */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No account has this id (`ACCOUNT_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Another account has this externalId (`ACCOUNT_EXTERNAL_ID_TAKEN`) */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_EXTERNAL_ID_TAKEN";
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAccountUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC), included; default: 29 days before `to` */
+                from?: string;
+                /** @description Last day (UTC), included; default: today. At most 366 days from `from` */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the account (a positive 64-bit integer)
+                 * @example 1
+                 */
+                accountId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day, oldest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyUsage"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No account has this id (`ACCOUNT_NOT_FOUND`) */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "ACCOUNT_NOT_FOUND";
+                    };
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listPlans: {
         parameters: {
             query?: never;
@@ -2659,6 +3199,8 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the `next` link of the previous page */
                 cursor?: string;
+                /** @description Only the usage attributed to this account (made by its keys while they were in it) */
+                accountId?: number;
             };
             header?: never;
             path?: never;
@@ -2690,7 +3232,7 @@ export interface operations {
                      *       {
                      *         "date": "2026-11-22",
                      *         "keyId": 5,
-                     *         "accountId": null,
+                     *         "accountId": 3,
                      *         "requests": 318,
                      *         "refused": 0,
                      *         "bans": 0
@@ -2701,7 +3243,7 @@ export interface operations {
                     /**
                      * @example date,keyId,accountId,requests,refused,bans
                      *     2026-11-22,2,,1000,212,1
-                     *     2026-11-22,5,,318,0,0
+                     *     2026-11-22,5,3,318,0,0
                      */
                     "text/csv": string;
                 };

@@ -80,19 +80,27 @@ function live(counter: Counter | null | undefined, durationMs: number, now: numb
  * - A refused request counts in no window, only as a rejection; more than
  *   `ban.threshold` rejections within `ban.windowMs` start a ban.
  *
+ * `windows` are the counters of the windows when another client's are shared (e.g. the
+ * keys of one account share its windows); the ban and the rejections stay `state`'s.
+ *
  * Runs on every request: plain loops, no closures (see the helpers below).
  */
-export function applyHit(state: ClientCounters, request: HitRequest, now: number): HitResult {
+export function applyHit(
+  state: ClientCounters,
+  request: HitRequest,
+  now: number,
+  windows: ClientCounters = state,
+): HitResult {
   const rules = request.windows;
   if (state.banUntil > now) {
-    return { outcome: 'banned', now, windows: snapshot(state, rules, now), banUntil: state.banUntil };
+    return { outcome: 'banned', now, windows: snapshot(windows, rules, now), banUntil: state.banUntil };
   }
-  const full = anyFull(state, rules, now);
+  const full = anyFull(windows, rules, now);
   if (!request.consume) {
-    return { outcome: full ? 'limited' : 'allowed', now, windows: snapshot(state, rules, now), banUntil: null };
+    return { outcome: full ? 'limited' : 'allowed', now, windows: snapshot(windows, rules, now), banUntil: null };
   }
-  if (full) return reject(state, request, now);
-  return { outcome: 'allowed', now, windows: count(state, rules, now), banUntil: null };
+  if (full) return reject(state, request, now, windows);
+  return { outcome: 'allowed', now, windows: count(windows, rules, now), banUntil: null };
 }
 
 /** Whether some window has no room left (a window not open counts as empty). */
@@ -117,7 +125,7 @@ function snapshot(state: ClientCounters, rules: readonly WindowRule[], now: numb
 }
 
 /** A refused request: counts as a rejection, and may start a ban. */
-function reject(state: ClientCounters, request: HitRequest, now: number): HitResult {
+function reject(state: ClientCounters, request: HitRequest, now: number, windows: ClientCounters): HitResult {
   const ban = request.ban;
   if (ban) {
     const rejections = live(state.rejections, ban.windowMs, now) ?? { start: now, count: 0 };
@@ -126,11 +134,11 @@ function reject(state: ClientCounters, request: HitRequest, now: number): HitRes
     if (rejections.count > ban.threshold) {
       state.banUntil = now + ban.durationMs;
       state.rejections = null;
-      const windows = snapshot(state, request.windows, now);
-      return { outcome: 'banned', now, windows, banUntil: state.banUntil, banStarted: true };
+      const counted = snapshot(windows, request.windows, now);
+      return { outcome: 'banned', now, windows: counted, banUntil: state.banUntil, banStarted: true };
     }
   }
-  return { outcome: 'limited', now, windows: snapshot(state, request.windows, now), banUntil: null };
+  return { outcome: 'limited', now, windows: snapshot(windows, request.windows, now), banUntil: null };
 }
 
 /** Counts an allowed request in every window; returns what each then holds. */

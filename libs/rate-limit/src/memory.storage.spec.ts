@@ -105,3 +105,31 @@ describe('MemoryRateLimitStorage refund (a 304 is not charged)', () => {
     expect(storage.hitSync('k1.a', { ...plan(5), consume: false }).windows.map((w) => w.count)).toEqual([1, 1]);
   });
 });
+
+describe('MemoryRateLimitStorage shared windows (windowsOf)', () => {
+  it('counts the requests of two clients in the windows they share, and bans only the one that kept sending', () => {
+    const { storage } = bounded(10);
+    const limit = plan(3);
+    expect(storage.hitSync('k1.a', limit, 'a1.a').outcome).toBe('allowed');
+    expect(storage.hitSync('k2.a', limit, 'a1.a').outcome).toBe('allowed');
+    const third = storage.hitSync('k1.a', limit, 'a1.a');
+    expect(third).toMatchObject({ outcome: 'allowed', windows: [{ count: 3 }, { count: 3 }] });
+    // The shared minute is full for both.
+    expect(storage.hitSync('k2.a', limit, 'a1.a').outcome).toBe('limited');
+    expect(storage.hitSync('k1.a', limit, 'a1.a').outcome).toBe('limited');
+    // k2 keeps sending: more than 2 refusals of its own ban it, not k1.
+    expect(storage.hitSync('k2.a', limit, 'a1.a').outcome).toBe('limited');
+    expect(storage.hitSync('k2.a', limit, 'a1.a')).toMatchObject({ outcome: 'banned', banStarted: true });
+    expect(storage.hitSync('k1.a', limit, 'a1.a').outcome).toBe('limited');
+    // A client counted alone does not see the shared windows.
+    expect(storage.hitSync('k1.a', limit).outcome).toBe('allowed');
+  });
+
+  it('a report (consume false) shows the shared windows without counting', () => {
+    const { storage } = bounded(10);
+    storage.hitSync('k1.a', plan(5), 'a1.a');
+    storage.hitSync('k2.a', plan(5), 'a1.a');
+    const report = storage.hitSync('k3.a', { ...plan(5), consume: false }, 'a1.a');
+    expect(report).toMatchObject({ outcome: 'allowed', windows: [{ count: 2 }, { count: 2 }] });
+  });
+});

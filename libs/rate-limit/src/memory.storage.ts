@@ -70,12 +70,14 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     this.isAnonymous = options.isAnonymous ?? (() => false);
   }
 
-  hit(client: string, request: HitRequest): Promise<HitResult> {
-    return Promise.resolve(this.hitSync(client, request));
+  hit(client: string, request: HitRequest, windowsOf?: string): Promise<HitResult> {
+    return Promise.resolve(this.hitSync(client, request, windowsOf));
   }
 
   /** The same as `hit`, without a promise (for benchmarks and unit tests). */
-  hitSync(client: string, request: HitRequest): HitResult {
+  hitSync(client: string, request: HitRequest, windowsOf?: string): HitResult {
+    // Shared windows (another client's, e.g. an account's) are counted in that client's record.
+    const windows = windowsOf !== undefined && windowsOf !== client ? this.recordOf(windowsOf) : undefined;
     let state = this.pinned.get(client);
     let evictable = false;
     if (!state) {
@@ -95,7 +97,7 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
     }
     for (const rule of request.windows) if (rule.durationMs > this.longestMs) this.longestMs = rule.durationMs;
     if (request.ban && request.ban.durationMs > this.longestMs) this.longestMs = request.ban.durationMs;
-    const result = applyHit(state, request, this.now());
+    const result = applyHit(state, request, this.now(), windows);
     if (result.banStarted) {
       this.banned.add(client);
       if (evictable) {
@@ -104,6 +106,16 @@ export class MemoryRateLimitStorage implements RateLimitStorage {
       }
     }
     return result;
+  }
+
+  /** The record of a client whose windows others share (never anonymous: kept apart, not evicted). */
+  private recordOf(client: string): ClientCounters {
+    let state = this.pinned.get(client) ?? this.anonymous.get(client);
+    if (!state) {
+      state = newClientCounters();
+      this.pinned.set(client, state);
+    }
+    return state;
   }
 
   refund(client: string, windows: readonly WindowRule[], resetAts: readonly number[]): Promise<void> {

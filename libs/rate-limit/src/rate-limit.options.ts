@@ -15,6 +15,12 @@ export interface RateLimitClient {
   /** The client's own quotas, which win over its plan's (e.g. an enterprise key's). */
   readonly limits?: RateLimitQuota | null;
   /**
+   * The counter id of the plan's windows when several clients share them (e.g. every
+   * key of one account): requests of each count in these windows, while a ban (and the
+   * refusals that lead to it) stays this client's own, under `id`. Default: `id`.
+   */
+  readonly windowsId?: string;
+  /**
    * Set when the client could not be identified (e.g. the key store did not answer):
    * the client is then a fallback (its address) whose headers are sent, nothing is
    * counted, and the request is answered with this error unless its path is exempt.

@@ -14,14 +14,19 @@ export interface ActiveBan {
  */
 export interface RateLimitStorage {
   readonly kind: 'memory' | 'redis';
-  /** Counts one request of `client` (an opaque id) if every window has room. */
-  hit(client: string, request: HitRequest): Promise<HitResult>;
+  /**
+   * Counts one request of `client` (an opaque id) if every window has room. `windowsOf`:
+   * the client whose windows count it, when they are shared (e.g. every key of an
+   * account counts in the account's); the ban and its rejections stay `client`'s own.
+   */
+  hit(client: string, request: HitRequest, windowsOf?: string): Promise<HitResult>;
   /** `hit` without a promise, for a storage that answers in this process (memory): a request then awaits nothing. */
-  hitSync?(client: string, request: HitRequest): HitResult;
+  hitSync?(client: string, request: HitRequest, windowsOf?: string): HitResult;
   /** Lifts a client's ban (and forgets its recent rejections). */
   unban(client: string): Promise<void>;
   /**
-   * Takes back one request counted by `hit` in `windows` (a 304 is not charged), in each
+   * Takes back one request counted by `hit` in `windows` of `client` (the windows' owner: the
+   * `windowsOf` of the hit when shared; a 304 is not charged), in each
    * window that is still the one that counted it: `resetAts` are the ends `hit` reported.
    */
   refund(client: string, windows: readonly WindowRule[], resetAts: readonly number[]): Promise<void>;

@@ -55,14 +55,14 @@ export class RateLimiter {
    * reports the state). Throws `RateLimitStorageUnavailableError` only when failing closed.
    */
   check(client: RateLimitClient, consume = true): Promise<RateLimitDecision> {
-    return this.hit(client.id, this.requestFor(client, consume));
+    return this.hit(client.id, this.requestFor(client, consume), client.windowsId);
   }
 
   /** `check` without a promise when the storage answers in this process (memory); else undefined. */
   checkAtOnce(client: RateLimitClient, consume = true): RateLimitDecision | undefined {
     if (!this.storage.hitSync) return undefined;
     const request = this.requestFor(client, consume);
-    return decide(request, this.storage.hitSync(client.id, request));
+    return decide(request, this.storage.hitSync(client.id, request, client.windowsId));
   }
 
   /** Lifts a client's ban everywhere it may be recorded. */
@@ -79,12 +79,13 @@ export class RateLimiter {
   async refund(client: RateLimitClient, decision: RateLimitDecision): Promise<void> {
     const { windows } = this.requestFor(client, true);
     const resetAts = windows.map((_rule, i) => decision.windows[i]?.resetAt ?? -1);
+    const owner = client.windowsId ?? client.id;
     try {
-      await this.storage.refund(client.id, windows, resetAts);
+      await this.storage.refund(owner, windows, resetAts);
     } catch (error) {
       if (!(error instanceof RateLimitStorageUnavailableError) || !this.fallback) throw error;
       // Counted in this process meanwhile (failing open): take it back there.
-      await this.fallback.refund(client.id, windows, resetAts);
+      await this.fallback.refund(owner, windows, resetAts);
     }
   }
 
@@ -100,15 +101,18 @@ export class RateLimiter {
     return [...found.values()];
   }
 
-  /** Counts one request of any counter (e.g. a route's limit) on the same storages, failing open or closed alike. */
-  async hit(id: string, request: HitRequest): Promise<RateLimitDecision> {
+  /**
+   * Counts one request of any counter (e.g. a route's limit) on the same storages, failing open or
+   * closed alike; `windowsOf` as for the storage's `hit` (shared windows).
+   */
+  async hit(id: string, request: HitRequest, windowsOf?: string): Promise<RateLimitDecision> {
     try {
-      return decide(request, await this.storage.hit(id, request));
+      return decide(request, await this.storage.hit(id, request, windowsOf));
     } catch (error) {
       if (!(error instanceof RateLimitStorageUnavailableError) || !this.fallback) throw error;
       this.warn(error);
       if (!this.settings.failOpen) throw error;
-      return decide(request, await this.fallback.hit(id, request));
+      return decide(request, await this.fallback.hit(id, request, windowsOf));
     }
   }
 

@@ -77,9 +77,11 @@ export class RedisRateLimitStorage implements RateLimitStorage {
     await this.whenReady(STARTUP_WAIT_MS);
   }
 
-  async hit(client: string, request: HitRequest): Promise<HitResult> {
+  async hit(client: string, request: HitRequest, windowsOf: string = client): Promise<HitResult> {
+    // Shared windows (an account's) are another client's keys: on a single Redis server (or where both
+    // hash tags fall in one slot) the script still reads and counts them atomically with the ban.
     const keys = [
-      ...request.windows.map((rule) => this.key(client, `w${rule.durationMs}`)),
+      ...request.windows.map((rule) => this.key(windowsOf, `w${rule.durationMs}`)),
       this.key(client, 'rej'),
       this.key(client, 'ban'),
     ];

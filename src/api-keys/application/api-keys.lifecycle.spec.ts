@@ -1,5 +1,5 @@
 import { ApiKeyResolver, isExpired } from '@petstore/auth';
-import { InMemoryApiKeyStore, inMemoryAuditTrail } from '../../../test/fakes/index.js';
+import { InMemoryAccountRepository, InMemoryApiKeyStore, inMemoryAuditTrail } from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiKeyNotFoundError, KeyLifecycleError } from '../domain/api-key.errors.js';
@@ -17,7 +17,18 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
     store = new InMemoryApiKeyStore({ now: () => new Date(now) });
     resolver = new ApiKeyResolver(store, () => now);
     const { uow, trail } = inMemoryAuditTrail(undefined, clock);
-    service = new ApiKeysService(store, { in: () => store }, uow, trail, resolver, loadAppConfig({}), undefined, clock);
+    const accounts = new InMemoryAccountRepository();
+    service = new ApiKeysService(
+      store,
+      { in: () => store },
+      uow,
+      trail,
+      resolver,
+      accounts,
+      loadAppConfig({}),
+      undefined,
+      clock,
+    );
   });
 
   const issue = (extra: { expiresAt?: Date | null; allowedAddresses?: string[] | null } = {}) =>

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ApiKeyResolver, type Scope } from '@petstore/auth';
 import { STATUS_BY_KIND } from '@petstore/errors';
-import { InMemoryApiKeyStore, type InMemoryAuditLogRepository, inMemoryAuditTrail } from '../../../test/fakes/index.js';
+import {
+  InMemoryAccountRepository,
+  InMemoryApiKeyStore,
+  type InMemoryAuditLogRepository,
+  inMemoryAuditTrail,
+} from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
 import { ApiKeyNotFoundError, KeyLimitsMismatchError, KeyLimitsOutOfOrderError } from '../domain/api-key.errors.js';
 import { ApiKeysService, type NewApiKey } from './api-keys.service.js';
@@ -15,16 +20,18 @@ describe('ApiKeysService', () => {
   let service: ApiKeysService;
   let clock: number;
   let audit: InMemoryAuditLogRepository;
+  let accounts: InMemoryAccountRepository;
   const serviceWith = (config = loadAppConfig({})) => {
     const { log, uow, trail } = inMemoryAuditTrail(undefined, { now: () => new Date(clock) });
     audit = log;
-    return new ApiKeysService(store, { in: () => store }, uow, trail, resolver, config);
+    return new ApiKeysService(store, { in: () => store }, uow, trail, resolver, accounts, config);
   };
 
   beforeEach(() => {
     clock = Date.parse('2026-11-21T10:00:00Z');
     store = new InMemoryApiKeyStore({ now: () => new Date(clock) });
     resolver = new ApiKeyResolver(store, () => clock);
+    accounts = new InMemoryAccountRepository((id) => store.hasLiveKeys(id));
     service = serviceWith();
   });
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
 import {
   type ApiKey,
+  type ApiKeyFilter,
   ApiKeyStore,
   ApiKeyResolver,
   generateApiKeySecret,
@@ -19,10 +20,15 @@ import type { PlanName } from '../../rate-limits/plan.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { type Transaction, UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
+import { type Account, keyQuota } from '../domain/account.js';
+import { ReferencedAccountNotFoundError } from '../domain/account.errors.js';
+import { AccountRepository } from '../domain/account.repository.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
-import { assertLimitsFitPlan } from '../domain/api-key-policy.js';
 import { addressRules, assertExpiryInFuture, previousKeyExpiry } from '../domain/api-key-lifecycle.js';
 import { TransactionalApiKeyStore } from '../domain/transactional-api-key.store.js';
+
+/** A key as its audit entries see it: its account as the account's id. */
+type AuditedKey = ApiKey & { readonly accountId: number | null };
 
 /** The fields of a key that its audit entries show: never its hashes (nor, of course, its secret). */
 const AUDITED_FIELDS = [
@@ -31,11 +37,16 @@ const AUDITED_FIELDS = [
   'plan',
   'scopes',
   'limits',
+  'accountId',
   'expiresAt',
   'allowedAddresses',
   'revokedAt',
   'previousKeyExpiresAt',
-] as const satisfies readonly (keyof ApiKey)[];
+] as const satisfies readonly (keyof AuditedKey)[];
+
+function audited(key: ApiKey): AuditedKey {
+  return { ...key, accountId: key.account?.id ?? null };
+}
 
 function keyTarget(id: number): { type: string; id: string } {
   return { type: 'api_key', id: String(id) };
@@ -43,15 +54,21 @@ function keyTarget(id: number): { type: string; id: string } {
 
 export interface NewApiKey {
   readonly name: string;
-  readonly plan: PlanName;
+  /** Required unless the key joins an account (then refused: it has the account's). */
+  readonly plan?: PlanName;
   readonly scopes: readonly Scope[];
   readonly limits?: KeyLimits | null;
   readonly expiresAt?: Date | null;
   readonly allowedAddresses?: readonly string[] | null;
+  /** The account the key belongs to (its plan, limits and windows are then the account's). */
+  readonly accountId?: number | null;
 }
 
 export interface ApiKeyUpdate {
+  /** Refused for a key that is (or goes) in an account. */
   readonly plan?: PlanName;
+  /** A number moves the key into that account; null takes it out (keeping the account's plan unless given one). */
+  readonly accountId?: number | null;
   readonly scopes?: readonly Scope[];
   readonly limits?: KeyLimits | null;
   /** null removes the expiry. */
@@ -86,6 +103,7 @@ export class ApiKeysService {
     private readonly uow: UnitOfWork,
     private readonly audit: AuditTrail,
     private readonly resolver: ApiKeyResolver,
+    private readonly accounts: AccountRepository,
     @Inject(appConfig.KEY) private readonly config: ConfigType<typeof appConfig>,
     /** Absent where no limiter runs (the keys CLI). */
     @Optional() private readonly limiter?: RateLimiter,
@@ -93,15 +111,16 @@ export class ApiKeysService {
   ) {}
 
   async create(input: NewApiKey, by: AuditContext = SYSTEM): Promise<IssuedApiKey> {
-    const limits = input.limits ?? null;
-    assertLimitsFitPlan(input.plan, limits);
+    const account = await this.accountNamed(input.accountId);
+    const { plan, limits } = keyQuota({ plan: input.plan, limits: input.limits }, account, null);
     assertExpiryInFuture(input.expiresAt, this.clock.now());
     const allowedAddresses = addressRules(input.allowedAddresses) ?? null;
     const secret = generateApiKeySecret();
     const record = {
-      ...this.record(input.name, secret, input.plan, input.scopes, limits),
+      ...this.record(input.name, secret, plan, input.scopes, limits),
       expiresAt: input.expiresAt ?? null,
       allowedAddresses,
+      accountId: account?.id ?? null,
     };
     const key = await this.uow.run(async (tx) => {
       const created = await this.stores.in(tx).create(record);
@@ -109,7 +128,7 @@ export class ApiKeysService {
         ...by,
         action: 'api_key.created',
         target: keyTarget(created.id),
-        changes: changesBetween(null, created, AUDITED_FIELDS),
+        changes: changesBetween(null, audited(created), AUDITED_FIELDS),
       });
       return created;
     });
@@ -117,8 +136,9 @@ export class ApiKeysService {
     return { key, secret };
   }
 
-  async list({ limit, afterId }: PageRequest): Promise<Page<ApiKey>> {
-    return toPage(await this.store.list(afterId, limit + 1), limit);
+  /** Keys by id, every one or an account's (`filter.accountId`). */
+  async list({ limit, afterId }: PageRequest, filter: ApiKeyFilter = {}): Promise<Page<ApiKey>> {
+    return toPage(await this.store.list(afterId, limit + 1, filter), limit);
   }
 
   async get(id: number): Promise<ApiKey> {
@@ -132,14 +152,27 @@ export class ApiKeysService {
       const store = this.stores.in(tx);
       const current = await store.findById(id);
       if (!current) throw new ApiKeyNotFoundError(id);
-      const plan = changes.plan ?? current.plan;
-      // Leaving the enterprise plan drops its per-key limits unless new ones are given.
-      const limits = changes.limits !== undefined ? changes.limits : plan === 'enterprise' ? current.limits : null;
-      assertLimitsFitPlan(plan, limits);
+      // The account the key is in after the change: the one named, else the one it is in.
+      const account =
+        changes.accountId !== undefined
+          ? await this.accountNamed(changes.accountId)
+          : current.account
+            ? await this.accounts.findById(current.account.id)
+            : null;
+      // Leaving the enterprise plan drops its per-key limits unless new ones are given; a key that leaves an
+      // account keeps the account's plan and limits (current.plan and .limits show them) unless given others.
+      const { plan, limits } = keyQuota({ plan: changes.plan, limits: changes.limits }, account, current);
       assertExpiryInFuture(changes.expiresAt, this.clock.now());
       const allowedAddresses = addressRules(changes.allowedAddresses);
       const scopes = changes.scopes && [...new Set(changes.scopes)];
-      const after = await store.update(id, { plan, scopes, limits, expiresAt: changes.expiresAt, allowedAddresses });
+      const after = await store.update(id, {
+        plan,
+        scopes,
+        limits,
+        expiresAt: changes.expiresAt,
+        allowedAddresses,
+        accountId: changes.accountId === undefined ? undefined : (account?.id ?? null),
+      });
       if (!after) throw new ApiKeyNotFoundError(id);
       await this.recordChange(tx, by, 'api_key.updated', current, after);
       return after;
@@ -242,6 +275,14 @@ export class ApiKeysService {
     return created;
   }
 
+  /** The account a body names (422 `ACCOUNT_NOT_FOUND` when it does not exist); null or absent: none. */
+  private async accountNamed(accountId: number | null | undefined): Promise<Account | null> {
+    if (accountId === undefined || accountId === null) return null;
+    const account = await this.accounts.findById(accountId);
+    if (!account) throw new ReferencedAccountNotFoundError(accountId);
+    return account;
+  }
+
   /** Records the change from `before` to `after` of a key, unless nothing shown changed. */
   private async recordChange(
     tx: Transaction,
@@ -250,7 +291,7 @@ export class ApiKeysService {
     before: ApiKey,
     after: ApiKey,
   ): Promise<void> {
-    const changes = changesBetween(before, after, AUDITED_FIELDS);
+    const changes = changesBetween(audited(before), audited(after), AUDITED_FIELDS);
     if (!isEmptyChange(changes)) await this.audit.record(tx, { ...by, action, target: keyTarget(after.id), changes });
   }
 

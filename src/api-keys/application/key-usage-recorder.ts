@@ -9,9 +9,13 @@ export interface KeyUsageSettings {
 }
 
 interface Counts {
+  /** The account the key was in for these requests (usage is attributed to it). */
+  readonly accountId: number | null;
   requests: number;
   refused: number;
   bans: number;
+  /** The key's counts of the same day in another account (it moved that day): rare, so a chain. */
+  other: Counts | null;
 }
 
 /** How long the last flush at shutdown may take before its counts are given up. */
@@ -27,7 +31,7 @@ const SHUTDOWN_FLUSH_BUDGET_MS = 5_000;
  */
 export class KeyUsageRecorder implements KeyUsageMeter {
   private readonly logger = new Logger('KeyUsage');
-  /** Pending counts by day, then by key id. */
+  /** Pending counts by day, then by key id (then by account, chained). */
   private pending = new Map<string, Map<number, Counts>>();
   /** The map of the day being counted, and when that day starts and ends (ms): no date formatting per request. */
   private current = new Map<number, Counts>();
@@ -43,21 +47,22 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  counted(keyId: number, previousSecret = false): void {
-    this.countsOf(keyId).requests += 1;
+  counted(keyId: number, accountId: number | null, previousSecret = false): void {
+    this.countsOf(keyId, accountId).requests += 1;
     this.used(keyId, previousSecret);
   }
 
-  refused(keyId: number, previousSecret = false): void {
-    this.countsOf(keyId).refused += 1;
+  refused(keyId: number, accountId: number | null, previousSecret = false): void {
+    this.countsOf(keyId, accountId).refused += 1;
     this.used(keyId, previousSecret);
   }
 
-  banned(keyId: number): void {
-    this.countsOf(keyId).bans += 1;
+  banned(keyId: number, accountId: number | null): void {
+    this.countsOf(keyId, accountId).bans += 1;
   }
 
-  notModified(keyId: number, previousSecret = false): void {
+  /** Only the key's last use: a 304 is in neither the key's nor its account's count of the day. */
+  notModified(keyId: number, _accountId: number | null, previousSecret = false): void {
     this.used(keyId, previousSecret);
   }
 
@@ -122,15 +127,10 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     }
   }
 
-  private countsOf(keyId: number): Counts {
+  private countsOf(keyId: number, accountId: number | null): Counts {
     const now = this.now();
     if (now >= this.currentEnd || now < this.currentStart) this.switchDay(now);
-    let counts = this.current.get(keyId);
-    if (!counts) {
-      counts = { requests: 0, refused: 0, bans: 0 };
-      this.current.set(keyId, counts);
-    }
-    return counts;
+    return countsIn(this.current, keyId, accountId);
   }
 
   private switchDay(now: number): void {
@@ -151,8 +151,11 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     this.currentEnd = Number.NEGATIVE_INFINITY; // the next count opens its day in the new map
     const deltas: UsageDelta[] = [];
     for (const [date, keys] of taken) {
-      for (const [keyId, c] of keys) {
-        if (c.requests + c.refused + c.bans > 0) deltas.push({ keyId, date, ...c });
+      for (const [keyId, first] of keys) {
+        for (let c: Counts | null = first; c; c = c.other) {
+          const { accountId, requests, refused, bans } = c;
+          if (requests + refused + bans > 0) deltas.push({ keyId, accountId, date, requests, refused, bans });
+        }
       }
     }
     if (deltas.length > 0) {
@@ -190,18 +193,32 @@ export class KeyUsageRecorder implements KeyUsageMeter {
     }
   }
 
-  private putBack({ keyId, date, requests, refused, bans }: UsageDelta): void {
+  private putBack({ keyId, accountId, date, requests, refused, bans }: UsageDelta): void {
     let day = this.pending.get(date);
     if (!day) {
       day = new Map();
       this.pending.set(date, day);
     }
-    const counts = day.get(keyId) ?? { requests: 0, refused: 0, bans: 0 };
+    const counts = countsIn(day, keyId, accountId);
     counts.requests += requests;
     counts.refused += refused;
     counts.bans += bans;
-    day.set(keyId, counts);
   }
+}
+
+/** A key's counts in one account (null: none) among a day's, made when missing. */
+function countsIn(day: Map<number, Counts>, keyId: number, accountId: number | null): Counts {
+  let counts = day.get(keyId);
+  if (!counts) {
+    counts = { accountId, requests: 0, refused: 0, bans: 0, other: null };
+    day.set(keyId, counts);
+    return counts;
+  }
+  while (counts.accountId !== accountId) {
+    counts.other ??= { accountId, requests: 0, refused: 0, bans: 0, other: null };
+    counts = counts.other;
+  }
+  return counts;
 }
 
 function describe(error: unknown): string {

@@ -18,7 +18,7 @@ function scheduleWith(flushIntervalMs: number) {
 describe('KeyUsageSchedule', () => {
   it('sweeps at start-up and registers the flush every USAGE_FLUSH_INTERVAL_MS', async () => {
     const { repository, scheduler, schedule } = scheduleWith(10_000);
-    await repository.add([{ keyId: 1, date: '2026-01-01', requests: 1, refused: 0, bans: 0 }]);
+    await repository.add([{ keyId: 1, accountId: null, date: '2026-01-01', requests: 1, refused: 0, bans: 0 }]);
     schedule.onApplicationBootstrap();
     expect(scheduler.getIntervals()).toEqual(['key-usage-flush']);
     await new Promise((resolve) => setImmediate(resolve));
@@ -36,7 +36,7 @@ describe('KeyUsageSchedule', () => {
   it('stops the flush and writes what is pending at shutdown', async () => {
     const { repository, recorder, scheduler, schedule } = scheduleWith(10_000);
     schedule.onApplicationBootstrap();
-    recorder.counted(7);
+    recorder.counted(7, null);
     await schedule.onModuleDestroy();
     expect(scheduler.getIntervals()).toEqual([]);
     expect(await repository.daily(7, '2026-11-23', '2026-11-23')).toEqual([

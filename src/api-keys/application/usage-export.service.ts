@@ -17,19 +17,23 @@ export class UsageExportService {
 
   /**
    * One page of the rows with traffic from `from` to `to` (default: the last 30 days; at most
-   * 366), by day then key. Counts not yet flushed by an instance are not in it.
+   * 366), by day then key, of one account's usage when `accountId` is given (an account that
+   * does not exist, or no longer does, has none or its history). Counts not yet flushed by an
+   * instance are not in it.
    */
   async page(query: {
     readonly from?: string;
     readonly to?: string;
     readonly limit: number;
     readonly cursor?: string;
+    readonly accountId?: number;
   }): Promise<Page<UsageRow>> {
     const { from, to } = usageRange(query, utcDate(this.clock.now().getTime()));
     const after = query.cursor === undefined ? null : decodeUsageCursor(query.cursor);
     if (query.cursor !== undefined && after === null) {
       throw new UsageRangeError(['cursor is not a valid paging cursor']);
     }
-    return toPage(await this.usage.rows(from, to, after, query.limit + 1), query.limit);
+    const filter = query.accountId === undefined ? {} : { accountId: query.accountId };
+    return toPage(await this.usage.rows(from, to, after, query.limit + 1, filter), query.limit);
   }
 }

@@ -16,6 +16,8 @@ export interface DailyUsage extends UsageCounts {
 /** Usage to add to a key's day (one instance's counts since its last flush). */
 export interface UsageDelta extends DailyUsage {
   readonly keyId: number;
+  /** The account the key was in when the requests were made (null: none): usage is attributed to it. */
+  readonly accountId: number | null;
 }
 
 /** When a key was last used (by any secret), and by its previous secret after a roll (null: not since the flush before). */

@@ -13,8 +13,18 @@ describe('usage export', () => {
   });
 
   it('cursors round-trip, and anything else is not one', () => {
-    const after = { date: '2026-11-21', keyId: 42 };
-    expect(decodeUsageCursor(encodeUsageCursor(after))).toEqual(after);
+    for (const after of [
+      { date: '2026-11-21', keyId: 42, accountId: null },
+      { date: '2026-11-21', keyId: 42, accountId: 7 },
+    ]) {
+      expect(decodeUsageCursor(encodeUsageCursor(after))).toEqual(after);
+    }
+    // A cursor from before accounts continues after every row of its key and day.
+    expect(decodeUsageCursor(Buffer.from('u1:2026-11-21:42').toString('base64url'))).toEqual({
+      date: '2026-11-21',
+      keyId: 42,
+      accountId: Number.MAX_SAFE_INTEGER,
+    });
     for (const cursor of ['', 'abc', Buffer.from('v1:5').toString('base64url'), 'a'.repeat(65)]) {
       expect(decodeUsageCursor(cursor)).toBeNull();
     }

@@ -6,8 +6,8 @@ import type { Request, Response } from 'express';
 import { auditContextOf } from '../../audit/index.js';
 import { ApiErrors, Stability } from '../../shared/http/api-docs.js';
 import { setNextPageLink } from '../../shared/http/link-header.js';
-import { PageQuery } from '../../shared/http/page.query.js';
 import { PositiveIdPipe } from '../../shared/http/positive-id.pipe.js';
+import { KeyPlanFromAccountError, ReferencedAccountNotFoundError } from '../domain/account.errors.js';
 import { ApiKeyNotFoundError } from '../domain/api-key.errors.js';
 import { ApiKeysService } from '../application/api-keys.service.js';
 import { KeyUsageService } from '../application/key-usage.service.js';
@@ -18,11 +18,16 @@ import { RateLimitStatusResponse } from '../../rate-limits/rate-limit-status.res
 import { RollApiKeyDto } from './dto/roll-api-key.dto.js';
 import { DailyUsageResponse } from './dto/daily-usage.response.js';
 import { KeyUsageQuery } from './dto/key-usage.query.js';
+import { ListApiKeysQuery } from './dto/list-api-keys.query.js';
 import { NewApiKeyDto } from './dto/new-api-key.dto.js';
 
 const KeyId = new PositiveIdPipe((id) => new ApiKeyNotFoundError(id));
 
 const NOT_FOUND: DocumentedError = ['No API key has this id', new ApiKeyNotFoundError(7)];
+const ACCOUNT_ERRORS: readonly DocumentedError[] = [
+  ['`accountId` names no account', new ReferencedAccountNotFoundError(3)],
+  ['`plan` or `limits` given for a key in an account', new KeyPlanFromAccountError(3, 'plan')],
+];
 
 /** An ISO date-time of a body as a Date; null and absent kept. */
 function dateOf<T extends string | null | undefined>(value: T): Date | Exclude<T, string> {
@@ -43,13 +48,16 @@ export class AdminApiKeysController {
   @ApiOperation({
     operationId: 'createApiKey',
     summary: 'Issue an API key',
-    description: 'The key is in `key` of this response only; the service keeps just its hash.',
+    description:
+      'The key is in `key` of this response only; the service keeps just its hash. With `accountId`, the key ' +
+      "belongs to that account: it has the account's plan and limits (give neither) and shares its windows.",
   })
   @ApiCreatedResponse({
     type: IssuedApiKeyResponse,
     description: 'The issued key',
     headers: { Location: { description: 'URL of the key', schema: { type: 'string' } } },
   })
+  @ApiErrors(...ACCOUNT_ERRORS)
   async create(
     @Body() body: NewApiKeyDto,
     @Req() req: Request,
@@ -65,15 +73,17 @@ export class AdminApiKeysController {
   @ApiOperation({
     operationId: 'listApiKeys',
     summary: 'List API keys',
-    description: 'Every key ever issued, revoked ones included, ordered by id and paged.',
+    description:
+      'Every key ever issued, revoked ones included, ordered by id and paged; with `accountId`, that account’s keys.',
   })
   @ApiOkResponse({ type: [ApiKeyResponse], description: 'One page of keys' })
   async list(
-    @Query() query: PageQuery,
+    @Query() query: ListApiKeysQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ApiKeyResponse[]> {
-    const page = await this.keys.list(query.toPageRequest());
+    const filter = query.accountId === undefined ? {} : { accountId: query.accountId };
+    const page = await this.keys.list(query.toPageRequest(), filter);
     setNextPageLink(req, res, page);
     return page.items.map(ApiKeyResponse.from);
   }
@@ -82,11 +92,14 @@ export class AdminApiKeysController {
   @Stability('beta')
   @ApiOperation({
     operationId: 'updateApiKey',
-    summary: "Change an API key's plan, scopes or limits",
-    description: 'Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan.',
+    summary: "Change an API key's plan, scopes, limits or account",
+    description:
+      'Absent fields keep their value; `limits` is allowed only for (and required by) the enterprise plan. ' +
+      '`accountId` moves the key into an account (then it has no plan of its own) or, null, out of it (it is ' +
+      'counted alone again); this instance applies it at once, others within the key cache (10 s).',
   })
   @ApiOkResponse({ type: ApiKeyResponse, description: 'The updated key' })
-  @ApiErrors(NOT_FOUND)
+  @ApiErrors(NOT_FOUND, ...ACCOUNT_ERRORS)
   async update(
     @Param('keyId', KeyId) id: number,
     @Body() body: ApiKeyUpdateDto,

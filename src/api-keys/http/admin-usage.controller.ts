@@ -12,10 +12,10 @@ import { UsageExportQuery, UsageRowResponse } from './dto/usage-export.dto.js';
 const CSV = 'text/csv';
 const JSON_EXAMPLE = [
   { date: '2026-11-22', keyId: 2, accountId: null, requests: 1000, refused: 212, bans: 1 },
-  { date: '2026-11-22', keyId: 5, accountId: null, requests: 318, refused: 0, bans: 0 },
+  { date: '2026-11-22', keyId: 5, accountId: 3, requests: 318, refused: 0, bans: 0 },
 ];
 const CSV_EXAMPLE =
-  'date,keyId,accountId,requests,refused,bans\r\n2026-11-22,2,,1000,212,1\r\n2026-11-22,5,,318,0,0\r\n';
+  'date,keyId,accountId,requests,refused,bans\r\n2026-11-22,2,,1000,212,1\r\n2026-11-22,5,3,318,0,0\r\n';
 
 @ApiTags('Store')
 @Controller('admin/usage')
@@ -33,6 +33,8 @@ export class AdminUsageController {
     description:
       'One row per key and UTC day with traffic from `from` to `to` (both included; default: the last 30 days, ' +
       `today included; at most ${MAX_USAGE_RANGE_DAYS} days), ordered by day then key id, revoked keys included. ` +
+      '`accountId` on a row is the account the key was in when the requests were made (a key moved during a day ' +
+      'has a row per account); the `accountId` parameter keeps only the usage attributed to that account. ' +
       `Paged like every list, by up to ${MAX_EXPORT_PAGE} rows (\`Link: rel="next"\`). With \`Accept: text/csv\` ` +
       'the same rows come as CSV (RFC 4180, a header row, `accountId` empty for a key in no account), paged the ' +
       'same way. Each instance adds its counts every few seconds, so the last seconds of traffic may not be in it yet.',

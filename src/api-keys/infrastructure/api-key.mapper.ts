@@ -1,19 +1,20 @@
 import { type ApiKey, isScope, type NewApiKeyRecord } from '@petstore/auth';
-import { fromInt8 } from '../../database/index.js';
+import { fromInt8, toInt8 } from '../../database/index.js';
+import { limitsOf } from './account.mapper.js';
 import type { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 
 export const ApiKeyMapper = {
+  /** `row.account` must be loaded with it: a key in an account has the account's plan and limits. */
   toDomain(this: void, row: ApiKeyOrmEntity): ApiKey {
+    const { account } = row;
     return {
       id: fromInt8(row.id),
       name: row.name,
       prefix: row.prefix,
-      plan: row.plan,
+      plan: account ? account.plan : row.plan,
       scopes: row.scopes.filter(isScope),
-      limits:
-        row.limitPerMinute !== null && row.limitPerDay !== null
-          ? { perMinute: row.limitPerMinute, perDay: row.limitPerDay }
-          : null,
+      limits: limitsOf(account ?? row),
+      account: account ? { id: fromInt8(account.id), createdAt: account.createdAt } : null,
       createdAt: row.createdAt,
       revokedAt: row.revokedAt,
       expiresAt: row.expiresAt,
@@ -39,6 +40,7 @@ export const ApiKeyMapper = {
       limitPerDay: record.limits?.perDay ?? null,
       expiresAt: record.expiresAt ?? null,
       allowedAddresses: record.allowedAddresses ? [...record.allowedAddresses] : null,
+      accountId: record.accountId == null ? null : toInt8(record.accountId),
     };
   },
 };

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { AccountOrmEntity } from './account.orm-entity.js';
 
 @Entity({ name: 'api_keys' })
 export class ApiKeyOrmEntity {
@@ -54,4 +55,13 @@ export class ApiKeyOrmEntity {
 
   @Column({ name: 'previous_key_last_used_at', type: 'timestamptz', nullable: true })
   previousKeyLastUsedAt!: Date | null;
+
+  /** The account the key belongs to (its plan, limits and windows are the account's); null: none. */
+  @Index('IDX_api_keys_account_id')
+  @Column({ name: 'account_id', type: 'bigint', nullable: true })
+  accountId!: string | null;
+
+  @ManyToOne('AccountOrmEntity', { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'FK_api_keys_account' })
+  account?: AccountOrmEntity | null;
 }

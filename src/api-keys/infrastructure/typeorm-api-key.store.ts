@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { ApiKey, ApiKeyChanges, ApiKeyRoll, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
+import type { ApiKey, ApiKeyChanges, ApiKeyFilter, ApiKeyRoll, ApiKeyStore, NewApiKeyRecord } from '@petstore/auth';
 import { IsNull, MoreThan, type Repository } from 'typeorm';
-import { managerOf, toInt8 } from '../../database/index.js';
+import { fromInt8, managerOf, PG_FOREIGN_KEY_VIOLATION, toInt8, violatedConstraint } from '../../database/index.js';
 import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
+import { ReferencedAccountNotFoundError } from '../domain/account.errors.js';
 import type { TransactionalApiKeyStore } from '../domain/transactional-api-key.store.js';
 import { ApiKeyMapper } from './api-key.mapper.js';
 import { ApiKeyOrmEntity } from './api-key.orm-entity.js';
 
 // Serialises first-start registration across instances sharing one database.
 const BOOTSTRAP_LOCK = 7_301_001;
+/** A key's account comes with it: its plan, limits and shared windows are the account's. */
+const WITH_ACCOUNT = { account: true } as const;
 
 @Injectable()
 export class TypeOrmApiKeyStore implements ApiKeyStore, TransactionalApiKeyStore {
@@ -25,24 +28,37 @@ export class TypeOrmApiKeyStore implements ApiKeyStore, TransactionalApiKeyStore
   }
 
   async findActiveByHash(hash: string): Promise<ApiKey | null> {
-    const row = await this.rows.findOneBy([
-      { keyHash: hash, revokedAt: IsNull() },
-      { previousKeyHash: hash, revokedAt: IsNull() },
-    ]);
+    const row = await this.rows.findOne({
+      where: [
+        { keyHash: hash, revokedAt: IsNull() },
+        { previousKeyHash: hash, revokedAt: IsNull() },
+      ],
+      relations: WITH_ACCOUNT,
+    });
     return row && ApiKeyMapper.toDomainByHash(row, hash);
   }
 
   async findById(id: number): Promise<ApiKey | null> {
-    const row = await this.rows.findOne({
-      where: { id: toInt8(id) },
-      ...(this.lockOnRead ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    if (this.lockOnRead) {
+      // The key's row alone: PostgreSQL refuses FOR UPDATE on the nullable side of the account's outer join.
+      const locked = await this.rows.findOne({
+        where: { id: toInt8(id) },
+        select: { id: true },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!locked) return null;
+    }
+    const row = await this.rows.findOne({ where: { id: toInt8(id) }, relations: WITH_ACCOUNT });
     return row && ApiKeyMapper.toDomain(row);
   }
 
-  async list(afterId: number | null, limit: number): Promise<ApiKey[]> {
+  async list(afterId: number | null, limit: number, filter: ApiKeyFilter = {}): Promise<ApiKey[]> {
     const rows = await this.rows.find({
-      where: afterId === null ? {} : { id: MoreThan(toInt8(afterId)) },
+      where: {
+        ...(afterId !== null && { id: MoreThan(toInt8(afterId)) }),
+        ...(filter.accountId !== undefined && { accountId: toInt8(filter.accountId) }),
+      },
+      relations: WITH_ACCOUNT,
       order: { id: 'ASC' },
       take: limit,
     });
@@ -50,7 +66,13 @@ export class TypeOrmApiKeyStore implements ApiKeyStore, TransactionalApiKeyStore
   }
 
   async create(record: NewApiKeyRecord): Promise<ApiKey> {
-    return ApiKeyMapper.toDomain(await this.rows.save(this.rows.create(ApiKeyMapper.toColumns(record))));
+    let saved: ApiKeyOrmEntity;
+    try {
+      saved = await this.rows.save(this.rows.create(ApiKeyMapper.toColumns(record)));
+    } catch (error) {
+      throw accountGone(error, record.accountId);
+    }
+    return (await this.findById(fromInt8(saved.id))) ?? ApiKeyMapper.toDomain(saved);
   }
 
   createIfNoneExist(record: NewApiKeyRecord): Promise<ApiKey | null> {
@@ -74,8 +96,16 @@ export class TypeOrmApiKeyStore implements ApiKeyStore, TransactionalApiKeyStore
     if (changes.allowedAddresses !== undefined) {
       columns.allowedAddresses = changes.allowedAddresses && [...changes.allowedAddresses];
     }
-    const result = await this.rows.update({ id: toInt8(id) }, columns);
-    return result.affected ? this.findById(id) : null;
+    if (changes.accountId !== undefined) {
+      columns.accountId = changes.accountId === null ? null : toInt8(changes.accountId);
+    }
+    let affected: number | undefined;
+    try {
+      affected = (await this.rows.update({ id: toInt8(id) }, columns)).affected;
+    } catch (error) {
+      throw accountGone(error, changes.accountId);
+    }
+    return affected ? this.findById(id) : null;
   }
 
   async roll(id: number, roll: ApiKeyRoll): Promise<ApiKey | null> {
@@ -110,4 +140,11 @@ export class TypeOrmApiKeyStore implements ApiKeyStore, TransactionalApiKeyStore
     await this.rows.update({ id: toInt8(id), revokedAt: IsNull() }, { revokedAt: new Date() });
     return this.findById(id);
   }
+}
+
+/** A key joining an account that was deleted meanwhile: the body names a missing account (422). */
+function accountGone(error: unknown, accountId: number | null | undefined): unknown {
+  return accountId != null && violatedConstraint(error, PG_FOREIGN_KEY_VIOLATION) === 'FK_api_keys_account'
+    ? new ReferencedAccountNotFoundError(accountId)
+    : error;
 }

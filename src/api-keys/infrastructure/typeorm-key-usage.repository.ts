@@ -8,13 +8,14 @@ import { KeyUsageOrmEntity } from './key-usage.orm-entity.js';
 
 // One statement for a whole flush: the deltas as arrays, added to existing days. Keys
 // that no longer exist are skipped rather than failing the batch on the foreign key.
+// account_id 0 stands for "no account" (it is part of the primary key).
 const ADD = `
-INSERT INTO api_key_usage (api_key_id, day, requests, refused, bans)
-SELECT d.api_key_id, d.day, d.requests, d.refused, d.bans
-  FROM unnest($1::bigint[], $2::date[], $3::bigint[], $4::bigint[], $5::integer[])
-       AS d(api_key_id, day, requests, refused, bans)
+INSERT INTO api_key_usage (api_key_id, day, account_id, requests, refused, bans)
+SELECT d.api_key_id, d.day, COALESCE(d.account_id, 0), d.requests, d.refused, d.bans
+  FROM unnest($1::bigint[], $2::date[], $3::bigint[], $4::bigint[], $5::bigint[], $6::integer[])
+       AS d(api_key_id, day, account_id, requests, refused, bans)
  WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = d.api_key_id)
-ON CONFLICT (api_key_id, day) DO UPDATE
+ON CONFLICT (api_key_id, day, account_id) DO UPDATE
    SET requests = api_key_usage.requests + EXCLUDED.requests,
        refused = api_key_usage.refused + EXCLUDED.refused,
        bans = api_key_usage.bans + EXCLUDED.bans`;
@@ -32,7 +33,8 @@ interface DailyRow {
   date: string;
   requests: string;
   refused: string;
-  bans: number;
+  /** SUM of integers: bigint, a string. */
+  bans: string;
 }
 
 @Injectable()
@@ -44,6 +46,7 @@ export class TypeOrmKeyUsageRepository implements KeyUsageRepository {
     await this.rows.manager.query(ADD, [
       deltas.map((d) => toInt8(d.keyId)),
       deltas.map((d) => d.date),
+      deltas.map((d) => (d.accountId === null ? null : toInt8(d.accountId))),
       deltas.map((d) => d.requests),
       deltas.map((d) => d.refused),
       deltas.map((d) => d.bans),
@@ -59,16 +62,26 @@ export class TypeOrmKeyUsageRepository implements KeyUsageRepository {
     ]);
   }
 
-  async daily(keyId: number, from: string, to: string): Promise<DailyUsage[]> {
+  daily(keyId: number, from: string, to: string): Promise<DailyUsage[]> {
+    return this.summed('u.api_key_id = :id', keyId, from, to);
+  }
+
+  dailyOfAccount(accountId: number, from: string, to: string): Promise<DailyUsage[]> {
+    return this.summed('u.account_id = :id', accountId, from, to);
+  }
+
+  /** The rows of one key or account (`where` names `:id`), summed per day (a key may have moved that day). */
+  private async summed(where: string, id: number, from: string, to: string): Promise<DailyUsage[]> {
     const rows = await this.rows
       .createQueryBuilder('u')
       // Dates as text: pg would turn a DATE into a Date at local midnight.
       .select("to_char(u.day, 'YYYY-MM-DD')", 'date')
-      .addSelect('u.requests', 'requests')
-      .addSelect('u.refused', 'refused')
-      .addSelect('u.bans', 'bans')
-      .where('u.api_key_id = :keyId', { keyId: toInt8(keyId) })
+      .addSelect('SUM(u.requests)', 'requests')
+      .addSelect('SUM(u.refused)', 'refused')
+      .addSelect('SUM(u.bans)', 'bans')
+      .where(where, { id: toInt8(id) })
       .andWhere('u.day BETWEEN CAST(:from AS date) AND CAST(:to AS date)', { from, to })
+      .groupBy('u.day')
       .orderBy('u.day', 'ASC')
       .getRawMany<DailyRow>();
     return rows.map((r) => ({

@@ -20,8 +20,8 @@ export class AuditLogController {
     operationId: 'listAuditLog',
     summary: 'The audit log of admin changes',
     description:
-      'Every change made to keys (created, updated, rolled, overlap ended, revoked, unbanned), every address ' +
-      'unban and every new plan table, by whom (an admin key and its address, the keys command line, or the ' +
+      'Every change made to keys (created, updated, rolled, overlap ended, revoked, unbanned) and to accounts ' +
+      '(created, updated, deleted), every address unban and every new plan table, by whom (an admin key and its address, the keys command line, or the ' +
       'service), with each changed field as `[before, after]`. Newest first (unlike the other lists, which are ' +
       'oldest first), paged by cursor; kept for `AUDIT_RETENTION_DAYS` (400 by default).',
   })

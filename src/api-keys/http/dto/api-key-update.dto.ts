@@ -7,19 +7,26 @@ import {
   IsArray,
   IsDateString,
   IsIn,
+  IsInt,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
 } from 'class-validator';
 import { MAX_ADDRESS_RULES } from '@petstore/auth';
 import { NestedObject } from '../../../shared/http/nested-object.decorator.js';
 import { OptionalButNotNull } from '../../../shared/http/not-null.decorator.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
-import { ALLOWED_ADDRESSES_DOC, EXPIRES_AT_DOC } from './new-api-key.dto.js';
+import { ACCOUNT_ID_DOC, ALLOWED_ADDRESSES_DOC, EXPIRES_AT_DOC } from './new-api-key.dto.js';
 
 @ApiSchema({ name: 'ApiKeyUpdate', description: 'Changes to an API key; absent fields keep their value' })
 export class ApiKeyUpdateDto {
-  @ApiPropertyOptional({ description: 'Rate-limit plan', enum: PLAN_NAMES, enumName: 'Plan' })
+  @ApiPropertyOptional({
+    description: 'Rate-limit plan; refused (422) for a key that is, or goes, in an account',
+    enum: PLAN_NAMES,
+    enumName: 'Plan',
+  })
   @OptionalButNotNull()
   @IsIn(PLAN_NAMES)
   plan?: PlanName;
@@ -60,4 +67,18 @@ export class ApiKeyUpdateDto {
   @IsString({ each: true })
   @MaxLength(49, { each: true })
   allowedAddresses?: string[] | null;
+
+  @ApiPropertyOptional({
+    ...ACCOUNT_ID_DOC,
+    nullable: true,
+    description:
+      `${ACCOUNT_ID_DOC.description}. null takes the key out of its account: it is counted alone again, keeping ` +
+      "the account's plan and limits unless `plan` (and `limits`) are given. Applies at once on this instance, " +
+      'within 10 s on others',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  accountId?: number | null;
 }

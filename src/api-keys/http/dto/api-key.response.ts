@@ -15,14 +15,28 @@ export class ApiKeyResponse {
   @ApiProperty({ description: 'The first characters of the key, to recognise it', example: 'psk_Xk3f9aQe' })
   prefix!: string;
 
-  @ApiProperty({ enum: PLAN_NAMES, enumName: 'Plan', description: 'Rate-limit plan' })
+  @ApiProperty({
+    enum: PLAN_NAMES,
+    enumName: 'Plan',
+    description: "Rate-limit plan (for a key in an account, the account's)",
+  })
   plan!: string;
 
   @ApiProperty({ type: 'array', items: { type: 'string', enum: [...SCOPES] }, description: 'What the key may do' })
   scopes!: string[];
 
-  @ApiPropertyOptional({ type: KeyLimitsDto, description: 'Own quota (enterprise keys)' })
+  @ApiPropertyOptional({ type: KeyLimitsDto, description: "Own quota (enterprise keys; in an account, the account's)" })
   limits?: KeyLimitsDto;
+
+  @ApiProperty({
+    ...BETA_FIELD,
+    type: 'integer',
+    format: 'int64',
+    nullable: true,
+    description: 'The account the key belongs to (it shares its plan, limits and windows); null: none',
+    example: 3,
+  })
+  accountId!: number | null;
 
   @ApiProperty({ type: 'string', format: 'date-time', description: 'When the key was issued' })
   createdAt!: string;
@@ -87,6 +101,7 @@ export class ApiKeyResponse {
       prefix: key.prefix,
       plan: key.plan,
       scopes: [...key.scopes],
+      accountId: key.account?.id ?? null,
       createdAt: key.createdAt.toISOString(),
     });
     if (key.limits) response.limits = { ...key.limits };

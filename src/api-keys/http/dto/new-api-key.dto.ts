@@ -7,9 +7,13 @@ import {
   IsArray,
   IsDateString,
   IsIn,
+  IsInt,
   IsString,
+  Max,
   MaxLength,
+  Min,
   MinLength,
+  ValidateIf,
 } from 'class-validator';
 import { MAX_ADDRESS_RULES } from '@petstore/auth';
 import { IsStorableText } from '../../../shared/http/storable-text.decorator.js';
@@ -19,6 +23,18 @@ import { BETA_FIELD } from '../../../shared/http/api-docs.js';
 import { KeyLimitsDto } from './key-limits.dto.js';
 
 /** Documentation shared by creation and update (beta fields of issue 42). */
+export const ACCOUNT_ID_DOC = {
+  ...BETA_FIELD,
+  type: 'integer',
+  format: 'int64',
+  minimum: 1,
+  description:
+    "The account the key belongs to: it then has the account's plan and limits (setting `plan` or `limits` on it " +
+    "is refused with 422 `API_KEY_PLAN_FROM_ACCOUNT`) and shares the account's rate-limit windows with its other " +
+    'keys. 422 `ACCOUNT_NOT_FOUND` when there is no such account',
+  example: 3,
+} as const;
+
 export const EXPIRES_AT_DOC = {
   ...BETA_FIELD,
   type: 'string',
@@ -48,9 +64,16 @@ export class NewApiKeyDto {
   @MaxLength(100)
   name!: string;
 
-  @ApiProperty({ description: 'Rate-limit plan', enum: PLAN_NAMES, enumName: 'Plan', example: 'free' })
+  @ApiPropertyOptional({
+    description: 'Rate-limit plan; required unless `accountId` is given (a key in an account has the account’s)',
+    enum: PLAN_NAMES,
+    enumName: 'Plan',
+    example: 'free',
+  })
+  // Absent with an account (the service refuses it there, 422); else required, and one of the plans.
+  @ValidateIf((body: NewApiKeyDto) => body.accountId === undefined || body.plan !== undefined)
   @IsIn(PLAN_NAMES)
-  plan!: PlanName;
+  plan?: PlanName;
 
   @ApiProperty({
     description: 'What the key may do',
@@ -84,4 +107,11 @@ export class NewApiKeyDto {
   @IsString({ each: true })
   @MaxLength(49, { each: true })
   allowedAddresses?: string[];
+
+  @ApiPropertyOptional(ACCOUNT_ID_DOC)
+  @OptionalButNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  accountId?: number;
 }

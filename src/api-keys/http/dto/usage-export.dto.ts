@@ -27,6 +27,20 @@ export class UsageExportQuery extends KeyUsageQuery {
   @IsString()
   @MaxLength(64)
   cursor?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only the usage attributed to this account (made by its keys while they were in it)',
+    type: 'integer',
+    format: 'int64',
+    minimum: 1,
+    example: 3,
+  })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  accountId?: number;
 }
 
 /** A day of `DailyUsage` with the key it belongs to (the domain's `UsageRow` is a `DailyUsage` too). */
@@ -39,8 +53,10 @@ export class UsageRowResponse extends DailyUsageResponse {
     type: 'integer',
     format: 'int64',
     nullable: true,
-    description: 'The account the key belonged to that day; null for a key in no account (today: every key)',
-    example: null,
+    description:
+      'The account the key belonged to when the requests were made; null for a key in no account (a key moved ' +
+      'during a day has a row for each)',
+    example: 3,
   })
   accountId!: number | null;
 
