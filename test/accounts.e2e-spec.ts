@@ -1,12 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { KeyUsageRecorder } from '../src/api-keys/index.js';
 import { eventually } from './support/eventually.js';
 import { expectError, KEY, nextLink } from './support/http.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * Accounts (issue 42): a customer's keys share the account's plan and windows. On every
@@ -19,9 +17,7 @@ const STORAGES = rateLimitStorages('accounts-e2e');
 
 // The seed's free plan (60 a minute); pro small, to reach a ban quickly: more than 1 × 5 refusals.
 function appEnv(): Record<string, string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'accounts-plans-')), 'plans.yaml');
-  writeFileSync(
-    file,
+  const file = temporaryPlansFile(
     `plans:
   free: { perMinute: 60, perDay: 1000 }
   pro: { perMinute: 5, perDay: 10000 }

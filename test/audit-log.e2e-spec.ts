@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
 import { AuditLogSweep } from '../src/audit/application/audit-log-sweep.js';
@@ -9,6 +7,7 @@ import { PlanTableService } from '../src/rate-limits/plan-table.js';
 import { PlanTableAudit, planTableId } from '../src/rate-limits/plan-table-audit.js';
 import { expectError, followPages, KEY } from './support/http.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * The audit log (GET /admin/audit-log): every admin change over HTTP leaves one entry
@@ -30,22 +29,16 @@ interface Entry {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const DAY_MS = 86_400_000;
 
-function plansFile(freePerMinute: number): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'audit-plans-')), 'plans.yaml');
-  writePlans(file, freePerMinute);
-  return file;
-}
-
-function writePlans(file: string, freePerMinute: number): void {
-  writeFileSync(
-    file,
-    `plans:
+function plansText(freePerMinute: number): string {
+  return `plans:
   free: { perMinute: ${freePerMinute}, perDay: 1000 }
   pro: { perMinute: 300, perDay: 10000 }
   business: { perMinute: 1000, perDay: 100000 }
-`,
-  );
+`;
 }
+
+const plansFile = (freePerMinute: number): string => temporaryPlansFile(plansText(freePerMinute));
+const writePlans = (file: string, freePerMinute: number): void => writeFileSync(file, plansText(freePerMinute));
 
 describe('audit log (e2e)', () => {
   let t: TestApp;

@@ -1,12 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Global, Module } from '@nestjs/common';
 import { createPetstoreClient, isPetstoreError, type PetstoreClient } from '@petstore/client';
 import { AppModule } from '../src/app.module.js';
 import { Clock } from '../src/shared/clock.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * @petstore/client against the real service: a free key whose plan allows 5 requests
@@ -28,9 +26,7 @@ class TestClockModule {}
 class AppOnTestClockModule {}
 
 function plansFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'client-plans-')), 'plans.yaml');
-  writeFileSync(
-    file,
+  return temporaryPlansFile(
     `plans:
   free: { perMinute: ${PER_MINUTE}, perDay: 1000 }
   pro: { perMinute: 300, perDay: 10000 }
@@ -38,7 +34,6 @@ function plansFile(): string {
   enterprise: per-key
 `,
   );
-  return file;
 }
 
 /** Spent windows (`RateLimit` r=0) as a response announced them: name → reset, on the test clock. */

@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Scope } from '@petstore/auth';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
@@ -8,6 +5,7 @@ import { KeyUsageRecorder } from '../src/api-keys/index.js';
 import { expectError, KEY } from './support/http.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * Quota visibility: GET /rate-limit (a key's plan, windows and ban, never counted)
@@ -27,9 +25,7 @@ const PLANS = `plans:
 const FREE = { perMinute: 5, perDay: 100 };
 
 function appEnv(): Record<string, string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'quota-plans-')), 'plans.yaml');
-  writeFileSync(file, PLANS);
-  return { PLANS_FILE: file, BAN_THRESHOLD_MULTIPLIER: '1', USAGE_FLUSH_INTERVAL_MS: '0' };
+  return { PLANS_FILE: temporaryPlansFile(PLANS), BAN_THRESHOLD_MULTIPLIER: '1', USAGE_FLUSH_INTERVAL_MS: '0' };
 }
 
 interface Window {

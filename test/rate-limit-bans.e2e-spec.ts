@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Controller, Get, Module } from '@nestjs/common';
 import { minutes, Throttle } from '@nestjs/throttler';
 import { Public } from '@petstore/auth';
@@ -11,6 +8,7 @@ import { KeyUsageRecorder } from '../src/api-keys/index.js';
 import { expectError, KEY } from './support/http.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * Bans an administrator can see and lift (GET /admin/bans, DELETE /admin/bans/addresses)
@@ -36,9 +34,7 @@ const STORAGES = rateLimitStorages('rl-bans');
 
 // A free plan of 3 a minute, banned after more than 1 × 3 refusals (the 4th).
 function appEnv(): Record<string, string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'rl-bans-')), 'plans.yaml');
-  writeFileSync(
-    file,
+  const file = temporaryPlansFile(
     `plans:
   free: { perMinute: 3, perDay: 1000 }
   pro: { perMinute: 300, perDay: 10000 }

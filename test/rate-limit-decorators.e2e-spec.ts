@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Controller, Get, Module, Param } from '@nestjs/common';
 import { minutes, seconds, SkipThrottle, Throttle } from '@nestjs/throttler';
 import { Public, RequireScope } from '@petstore/auth';
@@ -8,6 +5,7 @@ import request from 'supertest';
 import { AppModule } from '../src/app.module.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * The throttler decorators on routes, over the real app: a test-only controller
@@ -86,9 +84,7 @@ const STORAGES = rateLimitStorages('rl-decorators');
 
 /** A free plan of 5 a minute, so a test can spend it quickly. */
 function plansFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'rl-decorators-')), 'plans.yaml');
-  writeFileSync(
-    file,
+  return temporaryPlansFile(
     `plans:
   free: { perMinute: 5, perDay: 1000 }
   pro: { perMinute: 300, perDay: 10000 }
@@ -96,7 +92,6 @@ function plansFile(): string {
   enterprise: per-key
 `,
   );
-  return file;
 }
 
 const remaining = (res: request.Response) => Number(res.headers['x-ratelimit-remaining']);

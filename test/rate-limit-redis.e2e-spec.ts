@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -9,6 +6,7 @@ import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js'
 import { eventually } from './support/eventually.js';
 import { PrivateRedisServer } from './support/redis-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * What only Redis shows: counters shared by several instances, the key layout
@@ -25,9 +23,7 @@ const PLANS = `plans:
 `;
 
 function plansFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'rl-plans-')), 'plans.yaml');
-  writeFileSync(file, PLANS);
-  return file;
+  return temporaryPlansFile(PLANS);
 }
 
 describeRedis('rate limits on Redis: shared counters (e2e)', () => {

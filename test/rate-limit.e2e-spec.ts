@@ -1,6 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
@@ -8,6 +6,7 @@ import { PlanTableService } from '../src/rate-limits/plan-table.js';
 import { eventually } from './support/eventually.js';
 import { rateLimitStorages } from './support/rate-limit-storages.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { temporaryPlansFile } from './support/plans-file.js';
 
 /**
  * API.md section 5 end to end, on the real app: the whole suite runs on the
@@ -24,9 +23,7 @@ const PLANS = `plans:
 `;
 
 function plansFile(text = PLANS): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'rl-plans-')), 'plans.yaml');
-  writeFileSync(file, text);
-  return file;
+  return temporaryPlansFile(text);
 }
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
