@@ -17,3 +17,6 @@ export class SystemClock implements Clock {
 }
 
 export const systemClock: Clock = new SystemClock();
+
+/** A UTC day in milliseconds (no leap seconds in JavaScript's time). */
+export const DAY_MS = 86_400_000;

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { KeyUsageMeter } from '../../rate-limits/key-usage-meter.js';
-import { addDays, DAY_MS, type KeyLastUse, startOfDay, type UsageDelta, utcDate } from '../domain/key-usage.js';
+import { DAY_MS } from '../../shared/clock.js';
+import { addDays, type KeyLastUse, startOfDay, type UsageDelta, utcDate } from '../domain/key-usage.js';
 import type { KeyUsageRepository } from '../domain/key-usage.repository.js';
 
 export interface KeyUsageSettings {

@@ -1,5 +1,6 @@
 import { UsageRangeError } from './api-key.errors.js';
-import { addDays, DAY_MS, startOfDay } from './key-usage.js';
+import { DAY_MS } from '../../shared/clock.js';
+import { addDays, startOfDay } from './key-usage.js';
 
 /** The longest range one usage query may ask for (a year, leap day included). */
 export const MAX_USAGE_RANGE_DAYS = 366;

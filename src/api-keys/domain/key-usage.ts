@@ -1,3 +1,5 @@
+import { DAY_MS } from '../../shared/clock.js';
+
 /** What one API key did on one UTC day, as the limiter saw it. */
 export interface UsageCounts {
   /** Requests counted against the plan (served by it; they used quota). */
@@ -26,8 +28,6 @@ export interface KeyLastUse {
   readonly at: Date;
   readonly previousAt: Date | null;
 }
-
-export const DAY_MS = 86_400_000;
 
 /** The UTC day of a time, `YYYY-MM-DD`. */
 export function utcDate(ms: number): string {

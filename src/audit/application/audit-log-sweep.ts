@@ -2,11 +2,10 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, Optional } fro
 import type { ConfigType } from '@nestjs/config';
 import { Interval } from '@nestjs/schedule';
 import { appConfig } from '../../config/app.config.js';
-import { Clock, systemClock } from '../../shared/clock.js';
+import { Clock, DAY_MS, systemClock } from '../../shared/clock.js';
 import { AuditLogRepository } from '../domain/audit-log.repository.js';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Entries deleted per statement: short transactions, however far behind the sweep is. */
 export const AUDIT_SWEEP_BATCH = 1_000;
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { ConfigType } from '@nestjs/config';
 import { Interval } from '@nestjs/schedule';
 import { appConfig, type WebhooksConfig } from '../../config/app.config.js';
+import { DAY_MS } from '../../shared/clock.js';
 import { DeliveryWorkers, OutboxRelay } from '../domain/dispatch.js';
 import { EventStore } from '../domain/ports.js';
 import { DeliverySender } from './delivery-sender.js';
@@ -9,7 +10,6 @@ import { DeliverySender } from './delivery-sender.js';
 /** Events relayed into deliveries per transaction. */
 const RELAY_BATCH = 500;
 const SWEEP_EVERY_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /**
  * Delivery in this instance (unless WEBHOOKS_DISPATCHER=false): the job queue's
