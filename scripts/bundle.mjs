@@ -50,17 +50,29 @@ const SERVICE = 'petstore-main.cjs';
 /** Packages bundled alone into dist/bundle/node_modules/<name>/index.cjs (above). */
 const VENDORED = ['typeorm', 'class-validator'];
 
+/**
+ * What every bundle here is: CommonJS for Node 22+, and no `import()` of a file left outside
+ * (each becomes a `require`): Node would otherwise read a CommonJS file's named exports by
+ * scanning its source — the 4.7 MB service bundle's, and the vendored ones', where it finds
+ * none (ValidationPipe imports class-validator this way).
+ */
+const NODE_CJS = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  supported: { 'dynamic-import': false },
+  logLevel: 'warning',
+};
+
 rmSync(BUNDLE_DIR, { recursive: true, force: true });
 for (const name of VENDORED) {
   const dir = `${BUNDLE_DIR}/node_modules/${name}`;
   mkdirSync(dir, { recursive: true });
   await build({
     stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: process.cwd(), loader: 'js' },
+    ...NODE_CJS,
     outfile: `${dir}/index.cjs`,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
     // No keepNames here: esbuild keeps a name by a call at each function's creation,
     // which class-validator's and TypeORM's request paths make by the thousand a second
     // (~1.5 µs a read). Only names that collide are changed, none that anything reads:
@@ -69,18 +81,14 @@ for (const name of VENDORED) {
     minifySyntax: true,
     // One Reflect metadata registry for the whole process: the service bundle's.
     external: ['reflect-metadata'],
-    logLevel: 'warning',
   });
   writeFileSync(`${dir}/package.json`, `${JSON.stringify({ name, private: true, main: 'index.cjs' })}\n`);
 }
 
 await build({
+  ...NODE_CJS,
   entryPoints: ['dist/src/main.js'],
   outfile: `${BUNDLE_DIR}/${SERVICE}`,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
   // The ES modules' `import.meta`, as CommonJS knows it.
   banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
@@ -89,24 +97,13 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: EXTERNAL,
-  // Every `import()` of a package left outside as a `require`: Node would otherwise read a
-  // CommonJS package's named exports by scanning its source, which finds none in the
-  // vendored bundles above (ValidationPipe imports class-validator this way).
-  supported: { 'dynamic-import': false },
-  logLevel: 'warning',
 });
 
 // The entry: its `import('./main.js')` becomes the service bundle beside it, left outside.
 await build({
+  ...NODE_CJS,
   entryPoints: ['dist/src/start.js'],
   outfile: 'dist/petstore.cjs',
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
-  // The entry's `import()` of the service bundle as a `require`: loaded as CommonJS
-  // directly, the 4.7 MB bundle is not scanned for its exports by the ES module loader.
-  supported: { 'dynamic-import': false },
   plugins: [
     {
       name: 'service-bundle',
@@ -115,5 +112,4 @@ await build({
       },
     },
   ],
-  logLevel: 'warning',
 });
