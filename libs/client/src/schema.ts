@@ -167,7 +167,7 @@ export interface paths {
         put?: never;
         /**
          * End a rolled key's overlap now
-         * @description The previous secret answers 401 `API_KEY_EXPIRED` from now on (on other instances within the key cache, 10 s). Nothing changes when no overlap is running.
+         * @description The previous secret answers 401 `API_KEY_EXPIRED` from now on (on other instances within the key cache, 10 s). Nothing changes when no overlap is running. `GET /admin/api-keys/{keyId}` shows the overlap as ended (`previousKeyExpiresAt`).
          */
         post: operations["endApiKeyRollOverlap"];
         delete?: never;
@@ -2656,8 +2656,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The key */
-            200: {
+            /** @description The overlap is over */
+            204: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2665,9 +2665,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["ApiKey"];
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

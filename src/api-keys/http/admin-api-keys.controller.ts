@@ -169,13 +169,14 @@ export class AdminApiKeysController {
     summary: "End a rolled key's overlap now",
     description:
       'The previous secret answers 401 `API_KEY_EXPIRED` from now on (on other instances within the key ' +
-      'cache, 10 s). Nothing changes when no overlap is running.',
+      'cache, 10 s). Nothing changes when no overlap is running. `GET /admin/api-keys/{keyId}` shows the ' +
+      'overlap as ended (`previousKeyExpiresAt`).',
   })
-  @HttpCode(200)
-  @ApiOkResponse({ type: ApiKeyResponse, description: 'The key' })
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The overlap is over' })
   @ApiErrors(NOT_FOUND)
-  async endOverlap(@Param('keyId', KeyId) id: number, @Req() req: Request): Promise<ApiKeyResponse> {
-    return ApiKeyResponse.from(await this.keys.endOverlap(id, auditContextOf(req)));
+  async endOverlap(@Param('keyId', KeyId) id: number, @Req() req: Request): Promise<void> {
+    await this.keys.endOverlap(id, auditContextOf(req));
   }
 
   @Delete(':keyId')
