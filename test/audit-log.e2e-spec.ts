@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import request from 'supertest';
@@ -58,12 +59,15 @@ describe('audit log (e2e)', () => {
       TRUST_PROXY: 'loopback',
     });
     await t.reset();
-    const issued = await t.app.get(ApiKeysService).create({
-      name: 'admin',
-      plan: 'enterprise',
-      scopes: ['read', 'write', 'admin'],
-      limits: { perMinute: 100_000, perDay: 1_000_000 },
-    });
+    const issued = await t.app.get(ApiKeysService).create(
+      {
+        name: 'admin',
+        plan: 'enterprise',
+        scopes: ['read', 'write', 'admin'],
+        limits: { perMinute: 100_000, perDay: 1_000_000 },
+      },
+      SYSTEM,
+    );
     admin = issued.secret;
     adminId = issued.key.id;
     secrets.push(admin);

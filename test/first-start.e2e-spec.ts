@@ -70,6 +70,27 @@ describe('first start (e2e)', () => {
       expect(JSON.stringify(rows)).toContain(sha256(secret));
     });
 
+    it('is in the audit log once, made by the system, without its secret', async () => {
+      await emptyDatabase();
+      const t = await start({ BOOTSTRAP_ADMIN_KEY: secret });
+      await t.close();
+      open.pop();
+      const again = await start({ BOOTSTRAP_ADMIN_KEY: secret });
+
+      const res = await request(again.http).get('/admin/audit-log?action=api_key.created').set(KEY, secret).expect(200);
+      const entries = res.body as Array<{
+        actor: { type: string };
+        target: { type: string; id: string };
+        changes: object;
+      }>;
+      expect(entries).toHaveLength(1);
+      expect(entries[0].actor).toEqual({ type: 'system' });
+      expect(entries[0].target.type).toBe('api_key');
+      expect(entries[0].changes).toMatchObject({ name: [null, 'bootstrap admin'], plan: [null, 'enterprise'] });
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+      expect(JSON.stringify(res.body)).not.toContain(sha256(secret));
+    });
+
     it('is not registered again, nor replaced, when keys already exist', async () => {
       const other = newSecret();
       const t = await start({ BOOTSTRAP_ADMIN_KEY: other });

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
@@ -31,12 +32,15 @@ describe('request logs (e2e)', () => {
     t = await createTestApp({ REDIS_URL: '', LOG_LEVEL: 'debug' }, { logStream: logs });
     t.app.useLogger(t.app.get(PinoNestLogger));
     await t.reset();
-    const created = await t.app.get(ApiKeysService).create({
-      name: 'logs',
-      plan: 'enterprise',
-      scopes: ['read', 'write', 'admin'],
-      limits: { perMinute: 100_000, perDay: 1_000_000 },
-    });
+    const created = await t.app.get(ApiKeysService).create(
+      {
+        name: 'logs',
+        plan: 'enterprise',
+        scopes: ['read', 'write', 'admin'],
+        limits: { perMinute: 100_000, perDay: 1_000_000 },
+      },
+      SYSTEM,
+    );
     key = created.secret;
     keyId = created.key.id;
   });
@@ -97,12 +101,15 @@ describe('request logs (e2e)', () => {
   });
 
   it('logs requests refused before routing, with the route they were for and the error code', async () => {
-    const tight = await t.app.get(ApiKeysService).create({
-      name: 'tight',
-      plan: 'enterprise',
-      scopes: ['read', 'write'],
-      limits: { perMinute: 1, perDay: 100 },
-    });
+    const tight = await t.app.get(ApiKeysService).create(
+      {
+        name: 'tight',
+        plan: 'enterprise',
+        scopes: ['read', 'write'],
+        limits: { perMinute: 1, perDay: 100 },
+      },
+      SYSTEM,
+    );
     await api().get('/categories').set(KEY, tight.secret).expect(200);
     const limited = await api().get('/categories/7').set(KEY, tight.secret).expect(429);
     expect(lineOf(limited)).toMatchObject({

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
 import { MetricsServer } from '../src/metrics/metrics-server.js';
@@ -128,12 +129,15 @@ describe('metrics (e2e)', () => {
 
   it('counts 429s by plan and reason: RATE_LIMIT_EXCEEDED, then API_KEY_BANNED', async () => {
     const before = await scrape();
-    const tight = await keys.create({
-      name: 'tight',
-      plan: 'enterprise',
-      scopes: ['read'],
-      limits: { perMinute: 1, perDay: 100 },
-    });
+    const tight = await keys.create(
+      {
+        name: 'tight',
+        plan: 'enterprise',
+        scopes: ['read'],
+        limits: { perMinute: 1, perDay: 100 },
+      },
+      SYSTEM,
+    );
     const send = () => api().get('/categories').set(KEY, tight.secret);
     await send().expect(200);
     const codes: string[] = [];

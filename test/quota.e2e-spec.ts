@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import type { Scope } from '@petstore/auth';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
@@ -51,7 +52,7 @@ const dayOf = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY_MS)
 
 /** Issues a key and returns its id and secret. */
 async function issue(t: TestApp, scopes: Scope[] = ['read']): Promise<{ id: number; secret: string }> {
-  const { key, secret } = await t.app.get(ApiKeysService).create({ name: 'quota', plan: 'free', scopes });
+  const { key, secret } = await t.app.get(ApiKeysService).create({ name: 'quota', plan: 'free', scopes }, SYSTEM);
   return { id: key.id, secret };
 }
 

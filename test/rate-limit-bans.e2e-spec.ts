@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import { Controller, Get, Module } from '@nestjs/common';
 import { minutes, Throttle } from '@nestjs/throttler';
 import { Public } from '@petstore/auth';
@@ -181,7 +182,7 @@ describe.each(STORAGES)('bans and cheap polling on the %s storage (e2e)', (_stor
     it("is not counted as a request in the key's daily usage either", async () => {
       const { key, secret } = await t.app
         .get(ApiKeysService)
-        .create({ name: 'poller', plan: 'free', scopes: ['read'] });
+        .create({ name: 'poller', plan: 'free', scopes: ['read'] }, SYSTEM);
       const today = new Date().toISOString().slice(0, 10);
       const requestsToday = async (): Promise<number> => {
         await t.app.get(KeyUsageRecorder).flush();

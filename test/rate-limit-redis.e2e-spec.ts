@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import { randomUUID } from 'node:crypto';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
@@ -72,12 +73,15 @@ describeRedis('rate limits on Redis: shared counters (e2e)', () => {
   });
 
   it("keeps one client's keys under one hash tag (one cluster slot), with the windows as TTLs", async () => {
-    const enterprise = await keys.create({
-      name: 'layout',
-      plan: 'enterprise',
-      scopes: ['read'],
-      limits: { perMinute: 1, perDay: 10 },
-    });
+    const enterprise = await keys.create(
+      {
+        name: 'layout',
+        plan: 'enterprise',
+        scopes: ['read'],
+        limits: { perMinute: 1, perDay: 10 },
+      },
+      SYSTEM,
+    );
     await request(a.http).get('/categories').set('X-API-Key', enterprise.secret).expect(200);
     await request(b.http).get('/categories').set('X-API-Key', enterprise.secret).expect(429);
     const tag = `k${enterprise.key.id}.${enterprise.key.createdAt.getTime().toString(36)}`;
@@ -92,12 +96,15 @@ describeRedis('rate limits on Redis: shared counters (e2e)', () => {
   });
 
   it('shares bans: banned through one instance, refused by the other, lifted through either', async () => {
-    const enterprise = await keys.create({
-      name: 'ban',
-      plan: 'enterprise',
-      scopes: ['read'],
-      limits: { perMinute: 1, perDay: 100 },
-    });
+    const enterprise = await keys.create(
+      {
+        name: 'ban',
+        plan: 'enterprise',
+        scopes: ['read'],
+        limits: { perMinute: 1, perDay: 100 },
+      },
+      SYSTEM,
+    );
     const send = (app: TestApp) => request(app.http).get('/categories').set('X-API-Key', enterprise.secret);
     await send(a).expect(200);
     // 3 × 1 rejections are tolerated, the fourth bans.

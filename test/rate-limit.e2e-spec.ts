@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import { writeFileSync } from 'node:fs';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import request from 'supertest';
@@ -175,7 +176,7 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
       const missing = await from().expect(401);
       const unknown = await from().set('X-API-Key', 'psk_not-a-key').expect(401);
       const revokedSecret = await t.key(['read']);
-      await keys.revoke(await idOf(keys, revokedSecret));
+      await keys.revoke(await idOf(keys, revokedSecret), SYSTEM);
       const revokedRes = await from().set('X-API-Key', revokedSecret).expect(401);
       expect([missing, unknown, revokedRes].map(remaining)).toEqual([59, 58, 57]);
       expect(missing.headers['x-ratelimit-limit']).toBe('60');
@@ -209,7 +210,10 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
       );
 
       const enterprise = (
-        await keys.create({ name: 'e', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 3, perDay: 5_000 } })
+        await keys.create(
+          { name: 'e', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 3, perDay: 5_000 } },
+          SYSTEM,
+        )
       ).secret;
       const statuses = [];
       for (let i = 0; i < 4; i++)
@@ -222,7 +226,10 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
     // which frees last, is the one described (the decision's unit tests cover the other cases).
     it('rejects on the day window when both are spent, with Retry-After to its end', async () => {
       const enterprise = (
-        await keys.create({ name: 'daily', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 3, perDay: 3 } })
+        await keys.create(
+          { name: 'daily', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 3, perDay: 3 } },
+          SYSTEM,
+        )
       ).secret;
       const first = await request(t.http).get('/categories').set('X-API-Key', enterprise).expect(200);
       expect([first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual(['3', '2']);
@@ -236,7 +243,10 @@ describe.each(STORAGES)('rate limits on the %s storage (e2e)', (_storage, storag
 
     it('describes the shorter window on a tie', async () => {
       const enterprise = (
-        await keys.create({ name: 'tie', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 10, perDay: 10 } })
+        await keys.create(
+          { name: 'tie', plan: 'enterprise', scopes: ['read'], limits: { perMinute: 10, perDay: 10 } },
+          SYSTEM,
+        )
       ).secret;
       const res = await request(t.http).get('/categories').set('X-API-Key', enterprise).expect(200);
       expect(Number(res.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 60);

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import { randomUUID } from 'node:crypto';
 import { RateLimitHealth } from '@petstore/rate-limit';
 import { Redis } from 'ioredis';
@@ -115,12 +116,15 @@ describeWithRedis('Redis outage under load (e2e)', () => {
   }, 60_000);
 
   it('applies the limits in Redis again: a key gets exactly its quota, counted under the shared prefix', async () => {
-    const tight = await t.app.get(ApiKeysService).create({
-      name: 'tight',
-      plan: 'enterprise',
-      scopes: ['read'],
-      limits: { perMinute: 5, perDay: 100 },
-    });
+    const tight = await t.app.get(ApiKeysService).create(
+      {
+        name: 'tight',
+        plan: 'enterprise',
+        scopes: ['read'],
+        limits: { perMinute: 5, perDay: 100 },
+      },
+      SYSTEM,
+    );
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await request(t.http).get('/categories').set(KEY, tight.secret)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);

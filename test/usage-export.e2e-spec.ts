@@ -1,3 +1,4 @@
+import { SYSTEM } from '../src/audit/index.js';
 import request from 'supertest';
 import { ApiKeysService } from '../src/api-keys/application/api-keys.service.js';
 import { KeyUsageRecorder } from '../src/api-keys/index.js';
@@ -30,15 +31,18 @@ describe('usage export (GET /admin/usage, e2e)', () => {
     t = await createTestApp({ REDIS_URL: '', USAGE_FLUSH_INTERVAL_MS: '0' });
     await t.reset();
     const keys = t.app.get(ApiKeysService);
-    const issued = await keys.create({
-      name: 'admin',
-      plan: 'enterprise',
-      scopes: ['read', 'write', 'admin'],
-      limits: { perMinute: 100_000, perDay: 1_000_000 },
-    });
+    const issued = await keys.create(
+      {
+        name: 'admin',
+        plan: 'enterprise',
+        scopes: ['read', 'write', 'admin'],
+        limits: { perMinute: 100_000, perDay: 1_000_000 },
+      },
+      SYSTEM,
+    );
     admin = issued.secret;
     for (let i = 0; i < 3; i++)
-      keyIds.push((await keys.create({ name: `k${i}`, plan: 'free', scopes: ['read'] })).key.id);
+      keyIds.push((await keys.create({ name: `k${i}`, plan: 'free', scopes: ['read'] }, SYSTEM)).key.id);
     // Older days as rows; today from real traffic of the first key.
     await t.db.query(
       `INSERT INTO api_key_usage (api_key_id, day, requests, refused, bans)

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../../src/audit/index.js';
 import type { Scope } from '@petstore/auth';
 import request from 'supertest';
 import { ApiKeysService } from '../../src/api-keys/application/api-keys.service.js';
@@ -12,12 +13,15 @@ export interface StoreKey {
 
 /** An enterprise key with roomy limits, so a rate limiter never interferes with store assertions. */
 export async function issueStoreKey(t: TestApp, scopes: Scope[]): Promise<StoreKey> {
-  const { key, secret } = await t.app.get(ApiKeysService).create({
-    name: `store ${scopes.join('+')}`,
-    plan: 'enterprise',
-    scopes,
-    limits: { perMinute: 1_000_000, perDay: 10_000_000 },
-  });
+  const { key, secret } = await t.app.get(ApiKeysService).create(
+    {
+      name: `store ${scopes.join('+')}`,
+      plan: 'enterprise',
+      scopes,
+      limits: { perMinute: 1_000_000, perDay: 10_000_000 },
+    },
+    SYSTEM,
+  );
   return { id: key.id, secret };
 }
 

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../../src/audit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DynamicModule, LoggerService, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -100,7 +101,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       db,
       key: async (scopes = ['read', 'write', 'admin'], plan = 'free', limits) => {
         const own = plan === 'enterprise' ? (limits ?? GENEROUS_LIMITS) : limits;
-        return (await keys.create({ name: `test ${scopes.join('+')}`, plan, scopes, limits: own })).secret;
+        return (await keys.create({ name: `test ${scopes.join('+')}`, plan, scopes, limits: own }, SYSTEM)).secret;
       },
       reset: async () => {
         const rows: Array<{ tablename: string }> = await db.query(

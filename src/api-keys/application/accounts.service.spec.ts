@@ -1,3 +1,4 @@
+import { SYSTEM } from '../../audit/index.js';
 import { ApiKeyResolver } from '@petstore/auth';
 import { STATUS_BY_KIND } from '@petstore/errors';
 import {
@@ -56,15 +57,15 @@ describe('AccountsService and keys in accounts', () => {
   });
 
   it('creates, reads, changes and lists accounts; externalId is unique (409)', async () => {
-    const acme = await accounts.create({ name: 'Acme', plan: 'pro', externalId: 'cus_1' });
+    const acme = await accounts.create({ name: 'Acme', plan: 'pro', externalId: 'cus_1' }, SYSTEM);
     expect(acme).toMatchObject({ id: 1, name: 'Acme', plan: 'pro', limits: null, externalId: 'cus_1' });
-    expect(await refusal(accounts.create({ name: 'Other', plan: 'free', externalId: 'cus_1' }))).toEqual({
+    expect(await refusal(accounts.create({ name: 'Other', plan: 'free', externalId: 'cus_1' }, SYSTEM))).toEqual({
       code: 'ACCOUNT_EXTERNAL_ID_TAKEN',
       status: 409,
     });
-    const other = await accounts.create({ name: 'Other', plan: 'free' });
-    expect(await refusal(accounts.update(other.id, { externalId: 'cus_1' }))).toMatchObject({ status: 409 });
-    expect(await accounts.update(acme.id, { externalId: null, name: 'Acme Ltd' })).toMatchObject({
+    const other = await accounts.create({ name: 'Other', plan: 'free' }, SYSTEM);
+    expect(await refusal(accounts.update(other.id, { externalId: 'cus_1' }, SYSTEM))).toMatchObject({ status: 409 });
+    expect(await accounts.update(acme.id, { externalId: null, name: 'Acme Ltd' }, SYSTEM)).toMatchObject({
       name: 'Acme Ltd',
       externalId: null,
       plan: 'pro',
@@ -74,43 +75,51 @@ describe('AccountsService and keys in accounts', () => {
   });
 
   it("gives a key in an account the account's plan, and refuses one of its own with 422", async () => {
-    const acme = await accounts.create({ name: 'Acme', plan: 'business' });
-    const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id });
+    const acme = await accounts.create({ name: 'Acme', plan: 'business' }, SYSTEM);
+    const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id }, SYSTEM);
     expect(key).toMatchObject({ plan: 'business', account: { id: acme.id } });
-    expect(await refusal(keys.create({ name: 'x', scopes: ['read'], plan: 'pro', accountId: acme.id }))).toEqual({
+    expect(
+      await refusal(keys.create({ name: 'x', scopes: ['read'], plan: 'pro', accountId: acme.id }, SYSTEM)),
+    ).toEqual({
       code: 'API_KEY_PLAN_FROM_ACCOUNT',
       status: 422,
     });
-    expect(await refusal(keys.update(key.id, { plan: 'pro' }))).toMatchObject({ status: 422 });
-    expect(await refusal(keys.create({ name: 'x', scopes: ['read'], accountId: 42 }))).toEqual({
+    expect(await refusal(keys.update(key.id, { plan: 'pro' }, SYSTEM))).toMatchObject({ status: 422 });
+    expect(await refusal(keys.create({ name: 'x', scopes: ['read'], accountId: 42 }, SYSTEM))).toEqual({
       code: 'ACCOUNT_NOT_FOUND',
       status: 422,
     });
-    expect(await refusal(keys.update(key.id, { accountId: 42 }))).toEqual({ code: 'ACCOUNT_NOT_FOUND', status: 422 });
+    expect(await refusal(keys.update(key.id, { accountId: 42 }, SYSTEM))).toEqual({
+      code: 'ACCOUNT_NOT_FOUND',
+      status: 422,
+    });
   });
 
   it('moves a key out of its account: it keeps the plan unless given one, and may be given one then', async () => {
-    const acme = await accounts.create({ name: 'Acme', plan: 'pro' });
-    const { key } = await keys.create({ name: 'svc', scopes: ['read'], plan: 'free' });
-    expect((await keys.update(key.id, { accountId: acme.id })).account?.id).toBe(acme.id);
-    const out = await keys.update(key.id, { accountId: null });
+    const acme = await accounts.create({ name: 'Acme', plan: 'pro' }, SYSTEM);
+    const { key } = await keys.create({ name: 'svc', scopes: ['read'], plan: 'free' }, SYSTEM);
+    expect((await keys.update(key.id, { accountId: acme.id }, SYSTEM)).account?.id).toBe(acme.id);
+    const out = await keys.update(key.id, { accountId: null }, SYSTEM);
     expect(out).toMatchObject({ plan: 'pro', account: null });
-    await keys.update(key.id, { accountId: acme.id });
-    expect(await keys.update(key.id, { accountId: null, plan: 'free' })).toMatchObject({ plan: 'free', account: null });
+    await keys.update(key.id, { accountId: acme.id }, SYSTEM);
+    expect(await keys.update(key.id, { accountId: null, plan: 'free' }, SYSTEM)).toMatchObject({
+      plan: 'free',
+      account: null,
+    });
   });
 
   it('deletes an account only when no unrevoked key is in it (409 ACCOUNT_HAS_LIVE_KEYS)', async () => {
-    const acme = await accounts.create({ name: 'Acme', plan: 'pro' });
-    const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id });
-    expect(await refusal(accounts.remove(acme.id))).toEqual({ code: 'ACCOUNT_HAS_LIVE_KEYS', status: 409 });
-    await keys.revoke(key.id);
-    await accounts.remove(acme.id);
+    const acme = await accounts.create({ name: 'Acme', plan: 'pro' }, SYSTEM);
+    const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id }, SYSTEM);
+    expect(await refusal(accounts.remove(acme.id, SYSTEM))).toEqual({ code: 'ACCOUNT_HAS_LIVE_KEYS', status: 409 });
+    await keys.revoke(key.id, SYSTEM);
+    await accounts.remove(acme.id, SYSTEM);
     expect(await refusal(accounts.get(acme.id))).toMatchObject({ status: 404 });
-    expect(await refusal(accounts.remove(acme.id))).toEqual({ code: 'ACCOUNT_NOT_FOUND', status: 404 });
+    expect(await refusal(accounts.remove(acme.id, SYSTEM))).toEqual({ code: 'ACCOUNT_NOT_FOUND', status: 404 });
   });
 
   it("reports an account's usage per day: its keys' rows while they were in it, zeros elsewhere", async () => {
-    const acme = await accounts.create({ name: 'Acme', plan: 'pro' });
+    const acme = await accounts.create({ name: 'Acme', plan: 'pro' }, SYSTEM);
     await usage.add([
       { keyId: 1, accountId: acme.id, date: '2026-11-20', requests: 5, refused: 1, bans: 0 },
       { keyId: 2, accountId: acme.id, date: '2026-11-20', requests: 7, refused: 0, bans: 1 },
@@ -124,11 +133,11 @@ describe('AccountsService and keys in accounts', () => {
   });
 
   it("a plan change reaches this instance's cached keys of the account at once", async () => {
-    const acme = await accounts.create({ name: 'Acme', plan: 'pro' });
-    const { secret } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id });
+    const acme = await accounts.create({ name: 'Acme', plan: 'pro' }, SYSTEM);
+    const { secret } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id }, SYSTEM);
     expect((await resolver.resolve(secret))?.account?.id).toBe(acme.id);
     const lookups = store.calls.findActiveByHash;
-    await accounts.update(acme.id, { plan: 'business' });
+    await accounts.update(acme.id, { plan: 'business' }, SYSTEM);
     await resolver.resolve(secret);
     expect(store.calls.findActiveByHash).toBe(lookups + 1);
   });
@@ -180,9 +189,9 @@ describe('AccountsService and keys in accounts', () => {
     });
 
     it('records nothing for a refused change, nor for one that changes nothing', async () => {
-      const acme = await accounts.create({ name: 'Acme', plan: 'pro', externalId: 'cus_1' });
-      await accounts.create({ name: 'Other', plan: 'free' });
-      const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id });
+      const acme = await accounts.create({ name: 'Acme', plan: 'pro', externalId: 'cus_1' }, SYSTEM);
+      await accounts.create({ name: 'Other', plan: 'free' }, SYSTEM);
+      const { key } = await keys.create({ name: 'svc', scopes: ['read'], accountId: acme.id }, SYSTEM);
       const before = audit.entries.length;
       await expect(accounts.update(99, { name: 'x' }, admin)).rejects.toBeInstanceOf(AccountNotFoundError);
       await expect(accounts.update(acme.id + 1, { externalId: 'cus_1' }, admin)).rejects.toBeInstanceOf(
@@ -197,7 +206,7 @@ describe('AccountsService and keys in accounts', () => {
     });
 
     it("shows a key's account in its created and updated entries as accountId", async () => {
-      const acme = await accounts.create({ name: 'Acme', plan: 'pro' });
+      const acme = await accounts.create({ name: 'Acme', plan: 'pro' }, SYSTEM);
       const { key } = await keys.create({ name: 'svc', scopes: ['read'], plan: 'free' }, admin);
       const { key: inside } = await keys.create({ name: 'svc2', scopes: ['read'], accountId: acme.id }, admin);
       await keys.update(key.id, { accountId: acme.id }, admin);

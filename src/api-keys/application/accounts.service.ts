@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { ApiKeyResolver, type KeyLimits } from '@petstore/auth';
-import { type AuditContext, AuditTrail, changesBetween, isEmptyChange, SYSTEM } from '../../audit/index.js';
+import { type AuditContext, AuditTrail, changesBetween, isEmptyChange } from '../../audit/index.js';
 import { Clock, systemClock } from '../../shared/clock.js';
 import { type Page, type PageRequest, toPage } from '../../shared/paging/page.js';
 import { UnitOfWork } from '../../shared/unit-of-work/unit-of-work.js';
@@ -52,7 +52,7 @@ export class AccountsService {
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
-  create(input: NewAccountInput, by: AuditContext = SYSTEM): Promise<Account> {
+  create(input: NewAccountInput, by: AuditContext): Promise<Account> {
     const { plan, limits } = changedQuota({ plan: input.plan, limits: input.limits ?? null }, null);
     return this.uow.run(async (tx) => {
       const created = await this.stores
@@ -78,7 +78,7 @@ export class AccountsService {
     return account;
   }
 
-  async update(id: number, changes: AccountUpdate, by: AuditContext = SYSTEM): Promise<Account> {
+  async update(id: number, changes: AccountUpdate, by: AuditContext): Promise<Account> {
     const updated = await this.uow.run(async (tx) => {
       const accounts = this.stores.in(tx);
       const current = await accounts.findById(id);
@@ -97,7 +97,7 @@ export class AccountsService {
   }
 
   /** Deletes an account none of whose keys works any more (409 otherwise); its revoked keys stay, in no account. */
-  async remove(id: number, by: AuditContext = SYSTEM): Promise<void> {
+  async remove(id: number, by: AuditContext): Promise<void> {
     await this.uow.run(async (tx) => {
       const accounts = this.stores.in(tx);
       const current = await accounts.findById(id);

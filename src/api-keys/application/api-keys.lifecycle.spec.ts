@@ -1,3 +1,4 @@
+import { SYSTEM } from '../../audit/index.js';
 import { ApiKeyResolver, isExpired } from '@petstore/auth';
 import { InMemoryAccountRepository, InMemoryApiKeyStore, inMemoryAuditTrail } from '../../../test/fakes/index.js';
 import { loadAppConfig } from '../../config/app.config.js';
@@ -32,7 +33,7 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
   });
 
   const issue = (extra: { expiresAt?: Date | null; allowedAddresses?: string[] | null } = {}) =>
-    service.create({ name: 'svc', plan: 'free', scopes: ['read'], ...extra });
+    service.create({ name: 'svc', plan: 'free', scopes: ['read'], ...extra }, SYSTEM);
 
   describe('expiry', () => {
     it('stores a future expiry, after which the key counts as expired', async () => {
@@ -48,7 +49,7 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
       await expect(issue({ expiresAt: new Date(now) })).rejects.toBeInstanceOf(KeyLifecycleError);
       expect(store.size).toBe(0);
       const { key } = await issue();
-      await expect(service.update(key.id, { expiresAt: new Date(now - 1) })).rejects.toThrow(
+      await expect(service.update(key.id, { expiresAt: new Date(now - 1) }, SYSTEM)).rejects.toThrow(
         'expiresAt must be in the future',
       );
       expect(store.calls.update).toBe(0);
@@ -57,7 +58,7 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
     it('is removed by null, and a change applies to the cached key at once on this instance', async () => {
       const { key, secret } = await issue({ expiresAt: new Date(now + 1_000) });
       await resolver.resolve(secret);
-      await service.update(key.id, { expiresAt: null });
+      await service.update(key.id, { expiresAt: null }, SYSTEM);
       expect((await resolver.resolve(secret))!.expiresAt).toBeNull();
     });
   });
@@ -66,10 +67,10 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
     it('are validated, stored without duplicates, and removed by null', async () => {
       const { key } = await issue({ allowedAddresses: ['10.0.0.0/8', '10.0.0.0/8', '2001:db8::1'] });
       expect(key.allowedAddresses).toEqual(['10.0.0.0/8', '2001:db8::1']);
-      await expect(service.update(key.id, { allowedAddresses: ['10.0.0.300'] })).rejects.toBeInstanceOf(
+      await expect(service.update(key.id, { allowedAddresses: ['10.0.0.300'] }, SYSTEM)).rejects.toBeInstanceOf(
         KeyLifecycleError,
       );
-      expect((await service.update(key.id, { allowedAddresses: null })).allowedAddresses).toBeNull();
+      expect((await service.update(key.id, { allowedAddresses: null }, SYSTEM)).allowedAddresses).toBeNull();
     });
   });
 
@@ -77,7 +78,7 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
     it('gives the same key a new secret; the previous one works until the overlap ends', async () => {
       const { key, secret: first } = await issue();
       await resolver.resolve(first); // cached before the roll: the roll must not leave it as the current secret
-      const rolled = await service.roll(key.id, 2);
+      const rolled = await service.roll(key.id, 2, SYSTEM);
       expect(rolled.secret).not.toBe(first);
       expect(rolled.previousKeyExpiresAt).toEqual(new Date(now + 2_000));
 
@@ -94,36 +95,36 @@ describe('ApiKeysService: expiry, address rules and rolls', () => {
 
     it('defaults to a day of overlap and allows 0', async () => {
       const { key } = await issue();
-      expect((await service.roll(key.id)).previousKeyExpiresAt).toEqual(new Date(now + 86_400_000));
-      expect((await service.roll(key.id, 0)).previousKeyExpiresAt).toEqual(new Date(now));
+      expect((await service.roll(key.id, undefined, SYSTEM)).previousKeyExpiresAt).toEqual(new Date(now + 86_400_000));
+      expect((await service.roll(key.id, 0, SYSTEM)).previousKeyExpiresAt).toEqual(new Date(now));
     });
 
     it('rolling again during an overlap ends the older secret at once', async () => {
       const { key, secret: first } = await issue();
-      const second = await service.roll(key.id, 3_600);
-      await service.roll(key.id, 3_600);
+      const second = await service.roll(key.id, 3_600, SYSTEM);
+      await service.roll(key.id, 3_600, SYSTEM);
       expect(await resolver.resolve(first)).toBeNull();
       expect((await resolver.resolve(second.secret))!.previousSecret).toBe(true);
     });
 
     it('ends the overlap on demand', async () => {
       const { key, secret: first } = await issue();
-      await service.roll(key.id, 3_600);
+      await service.roll(key.id, 3_600, SYSTEM);
       await resolver.resolve(first);
       now += 1_000;
-      const ended = await service.endOverlap(key.id);
+      const ended = await service.endOverlap(key.id, SYSTEM);
       expect(ended.previousKeyExpiresAt).toEqual(new Date(now));
       expect(isExpired((await resolver.resolve(first))!, now)).toBe(true);
     });
 
     it('refuses an overlap beyond 30 days, and an unknown or revoked key, changing nothing', async () => {
       const { key } = await issue();
-      await expect(service.roll(key.id, 30 * 86_400 + 1)).rejects.toBeInstanceOf(KeyLifecycleError);
+      await expect(service.roll(key.id, 30 * 86_400 + 1, SYSTEM)).rejects.toBeInstanceOf(KeyLifecycleError);
       expect(store.calls.roll).toBe(0);
-      await expect(service.roll(99)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
-      await service.revoke(key.id);
-      await expect(service.roll(key.id)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
-      await expect(service.endOverlap(99)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
+      await expect(service.roll(99, undefined, SYSTEM)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
+      await service.revoke(key.id, SYSTEM);
+      await expect(service.roll(key.id, undefined, SYSTEM)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
+      await expect(service.endOverlap(99, SYSTEM)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../../audit/index.js';
 import { createHash } from 'node:crypto';
 import { ApiKeyResolver, type Scope } from '@petstore/auth';
 import { STATUS_BY_KIND } from '@petstore/errors';
@@ -39,7 +40,7 @@ describe('ApiKeysService', () => {
 
   describe('create', () => {
     it('issues a psk_ secret with at least 128 bits of entropy, shown only in the result', async () => {
-      const { key, secret } = await service.create(freeReader);
+      const { key, secret } = await service.create(freeReader, SYSTEM);
       expect(secret).toMatch(/^psk_[A-Za-z0-9_-]{43}$/);
       expect(key).toMatchObject({ name: 'mobile app', plan: 'free', scopes: ['read'], limits: null, revokedAt: null });
       expect(key.id).toBeGreaterThan(0);
@@ -48,7 +49,7 @@ describe('ApiKeysService', () => {
     });
 
     it('gives the store only the SHA-256 hash and a short readable prefix of the secret', async () => {
-      const { key, secret } = await service.create(freeReader);
+      const { key, secret } = await service.create(freeReader, SYSTEM);
       expect(store.records).toHaveLength(1);
       const [record] = store.records;
       expect(record.hash).toBe(sha256(secret));
@@ -62,19 +63,21 @@ describe('ApiKeysService', () => {
 
     it('issues a different secret every time', async () => {
       const secrets = new Set<string>();
-      for (let i = 0; i < 20; i++) secrets.add((await service.create(freeReader)).secret);
+      for (let i = 0; i < 20; i++) secrets.add((await service.create(freeReader, SYSTEM)).secret);
       expect(secrets.size).toBe(20);
     });
 
     it('stores each scope once', async () => {
-      const { key } = await service.create({ name: 'k', plan: 'pro', scopes: ['read', 'write', 'read'] });
+      const { key } = await service.create({ name: 'k', plan: 'pro', scopes: ['read', 'write', 'read'] }, SYSTEM);
       expect(key.scopes).toEqual(['read', 'write']);
     });
 
     it.each(['free', 'pro', 'business'] as const)(
       'refuses limits on the %s plan (400 VALIDATION_FAILED)',
       async (plan) => {
-        const error = await service.create({ ...freeReader, plan, limits: ENTERPRISE_LIMITS }).catch((e: unknown) => e);
+        const error = await service
+          .create({ ...freeReader, plan, limits: ENTERPRISE_LIMITS }, SYSTEM)
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(KeyLimitsMismatchError);
         expect(error).toMatchObject({ code: 'VALIDATION_FAILED', kind: 'validation' });
         expect(STATUS_BY_KIND.validation).toBe(400);
@@ -85,7 +88,7 @@ describe('ApiKeysService', () => {
 
     it('requires limits for the enterprise plan', async () => {
       for (const limits of [undefined, null]) {
-        await expect(service.create({ ...freeReader, plan: 'enterprise', limits })).rejects.toBeInstanceOf(
+        await expect(service.create({ ...freeReader, plan: 'enterprise', limits }, SYSTEM)).rejects.toBeInstanceOf(
           KeyLimitsMismatchError,
         );
       }
@@ -94,19 +97,21 @@ describe('ApiKeysService', () => {
 
     it('refuses a per-day limit below the per-minute one, as the plan table does', async () => {
       const limits = { perMinute: 500, perDay: 100 };
-      const error = await service.create({ ...freeReader, plan: 'enterprise', limits }).catch((e: unknown) => e);
+      const error = await service
+        .create({ ...freeReader, plan: 'enterprise', limits }, SYSTEM)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(KeyLimitsOutOfOrderError);
       expect(error).toMatchObject({ code: 'VALIDATION_FAILED', kind: 'validation' });
       expect(store.size).toBe(0);
-      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
-      await expect(service.update(key.id, { limits })).rejects.toBeInstanceOf(KeyLimitsOutOfOrderError);
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM);
+      await expect(service.update(key.id, { limits }, SYSTEM)).rejects.toBeInstanceOf(KeyLimitsOutOfOrderError);
       expect((await service.get(key.id)).limits).toEqual(ENTERPRISE_LIMITS);
       const equal = { perMinute: 100, perDay: 100 };
-      expect((await service.update(key.id, { limits: equal })).limits).toEqual(equal);
+      expect((await service.update(key.id, { limits: equal }, SYSTEM)).limits).toEqual(equal);
     });
 
     it('keeps the limits of an enterprise key', async () => {
-      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM);
       expect(key.limits).toEqual(ENTERPRISE_LIMITS);
     });
   });
@@ -114,8 +119,8 @@ describe('ApiKeysService', () => {
   describe('list and get', () => {
     it('pages keys by ascending id, revoked ones included', async () => {
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await service.create({ ...freeReader, name: `k${i}` })).key.id);
-      await service.revoke(ids[1]);
+      for (let i = 0; i < 5; i++) ids.push((await service.create({ ...freeReader, name: `k${i}` }, SYSTEM)).key.id);
+      await service.revoke(ids[1], SYSTEM);
       const first = await service.list({ limit: 3, afterId: null });
       expect(first.items.map((k) => k.id)).toEqual(ids.slice(0, 3));
       expect(first.items[1].revokedAt).toEqual(new Date(clock));
@@ -134,8 +139,8 @@ describe('ApiKeysService', () => {
 
   describe('update', () => {
     it('changes the plan and keeps the scopes when they are absent', async () => {
-      const { key } = await service.create({ name: 'k', plan: 'free', scopes: ['read', 'write'] });
-      expect(await service.update(key.id, { plan: 'pro' })).toMatchObject({
+      const { key } = await service.create({ name: 'k', plan: 'free', scopes: ['read', 'write'] }, SYSTEM);
+      expect(await service.update(key.id, { plan: 'pro' }, SYSTEM)).toMatchObject({
         plan: 'pro',
         scopes: ['read', 'write'],
         limits: null,
@@ -143,96 +148,98 @@ describe('ApiKeysService', () => {
     });
 
     it('changes the scopes and keeps the plan when it is absent', async () => {
-      const { key } = await service.create({ name: 'k', plan: 'business', scopes: ['read'] });
-      expect(await service.update(key.id, { scopes: ['read', 'admin'] })).toMatchObject({
+      const { key } = await service.create({ name: 'k', plan: 'business', scopes: ['read'] }, SYSTEM);
+      expect(await service.update(key.id, { scopes: ['read', 'admin'] }, SYSTEM)).toMatchObject({
         plan: 'business',
         scopes: ['read', 'admin'],
       });
     });
 
     it('stores each scope once, as create does', async () => {
-      const { key } = await service.create({ name: 'k', plan: 'pro', scopes: ['read'] });
+      const { key } = await service.create({ name: 'k', plan: 'pro', scopes: ['read'] }, SYSTEM);
       const scopes: Scope[] = ['write', 'write', 'read'];
-      expect((await service.update(key.id, { scopes })).scopes).toEqual(['write', 'read']);
+      expect((await service.update(key.id, { scopes }, SYSTEM)).scopes).toEqual(['write', 'read']);
     });
 
     it('refuses limits for a non-enterprise plan', async () => {
-      const { key } = await service.create(freeReader);
-      await expect(service.update(key.id, { limits: ENTERPRISE_LIMITS })).rejects.toBeInstanceOf(
+      const { key } = await service.create(freeReader, SYSTEM);
+      await expect(service.update(key.id, { limits: ENTERPRISE_LIMITS }, SYSTEM)).rejects.toBeInstanceOf(
         KeyLimitsMismatchError,
       );
-      await expect(service.update(key.id, { plan: 'pro', limits: ENTERPRISE_LIMITS })).rejects.toBeInstanceOf(
+      await expect(service.update(key.id, { plan: 'pro', limits: ENTERPRISE_LIMITS }, SYSTEM)).rejects.toBeInstanceOf(
         KeyLimitsMismatchError,
       );
       expect(await service.get(key.id)).toMatchObject({ plan: 'free', limits: null });
     });
 
     it('requires limits when moving to the enterprise plan', async () => {
-      const { key } = await service.create(freeReader);
-      await expect(service.update(key.id, { plan: 'enterprise' })).rejects.toBeInstanceOf(KeyLimitsMismatchError);
-      expect(await service.update(key.id, { plan: 'enterprise', limits: ENTERPRISE_LIMITS })).toMatchObject({
+      const { key } = await service.create(freeReader, SYSTEM);
+      await expect(service.update(key.id, { plan: 'enterprise' }, SYSTEM)).rejects.toBeInstanceOf(
+        KeyLimitsMismatchError,
+      );
+      expect(await service.update(key.id, { plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM)).toMatchObject({
         plan: 'enterprise',
         limits: ENTERPRISE_LIMITS,
       });
     });
 
     it('keeps the limits of an enterprise key whose other fields change', async () => {
-      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
-      expect(await service.update(key.id, { scopes: ['read', 'write'] })).toMatchObject({
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM);
+      expect(await service.update(key.id, { scopes: ['read', 'write'] }, SYSTEM)).toMatchObject({
         plan: 'enterprise',
         limits: ENTERPRISE_LIMITS,
       });
     });
 
     it('changes the limits of an enterprise key', async () => {
-      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM);
       const limits = { perMinute: 1, perDay: 2 };
-      expect((await service.update(key.id, { limits })).limits).toEqual(limits);
+      expect((await service.update(key.id, { limits }, SYSTEM)).limits).toEqual(limits);
     });
 
     it('refuses to remove the limits of a key that stays enterprise', async () => {
-      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
-      await expect(service.update(key.id, { limits: null })).rejects.toBeInstanceOf(KeyLimitsMismatchError);
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM);
+      await expect(service.update(key.id, { limits: null }, SYSTEM)).rejects.toBeInstanceOf(KeyLimitsMismatchError);
       expect((await service.get(key.id)).limits).toEqual(ENTERPRISE_LIMITS);
     });
 
     it('drops the limits when leaving the enterprise plan', async () => {
-      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS });
-      expect(await service.update(key.id, { plan: 'pro' })).toMatchObject({ plan: 'pro', limits: null });
+      const { key } = await service.create({ ...freeReader, plan: 'enterprise', limits: ENTERPRISE_LIMITS }, SYSTEM);
+      expect(await service.update(key.id, { plan: 'pro' }, SYSTEM)).toMatchObject({ plan: 'pro', limits: null });
       expect((await service.get(key.id)).limits).toBeNull();
     });
 
     it('throws ApiKeyNotFoundError for an unknown id', async () => {
-      await expect(service.update(7, { plan: 'pro' })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
+      await expect(service.update(7, { plan: 'pro' }, SYSTEM)).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     });
 
     it('is seen by the resolver at once, though the key was cached', async () => {
-      const { key, secret } = await service.create(freeReader);
+      const { key, secret } = await service.create(freeReader, SYSTEM);
       expect((await resolver.resolve(secret))?.scopes).toEqual(['read']);
-      await service.update(key.id, { plan: 'business', scopes: ['read', 'write'] });
+      await service.update(key.id, { plan: 'business', scopes: ['read', 'write'] }, SYSTEM);
       expect(await resolver.resolve(secret)).toMatchObject({ plan: 'business', scopes: ['read', 'write'] });
     });
   });
 
   describe('revoke', () => {
     it('makes the key unusable at once, though it was cached', async () => {
-      const { key, secret } = await service.create(freeReader);
+      const { key, secret } = await service.create(freeReader, SYSTEM);
       expect(await resolver.resolve(secret)).toEqual(key);
-      await service.revoke(key.id);
+      await service.revoke(key.id, SYSTEM);
       expect(await resolver.resolve(secret)).toBeNull();
       expect((await service.get(key.id)).revokedAt).toEqual(new Date(clock));
     });
 
     it('leaves other keys usable', async () => {
-      const a = await service.create(freeReader);
-      const b = await service.create(freeReader);
+      const a = await service.create(freeReader, SYSTEM);
+      const b = await service.create(freeReader, SYSTEM);
       await resolver.resolve(b.secret);
-      await service.revoke(a.key.id);
+      await service.revoke(a.key.id, SYSTEM);
       expect(await resolver.resolve(b.secret)).toEqual(b.key);
     });
 
     it('throws ApiKeyNotFoundError for an unknown id', async () => {
-      const error = await service.revoke(7).catch((e: unknown) => e);
+      const error = await service.revoke(7, SYSTEM).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiKeyNotFoundError);
       expect(error).toMatchObject({ code: 'API_KEY_NOT_FOUND', message: 'API key 7 does not exist' });
     });
@@ -261,15 +268,15 @@ describe('ApiKeysService', () => {
     });
 
     it('does nothing when a key already exists', async () => {
-      await service.create(freeReader);
+      await service.create(freeReader, SYSTEM);
       expect(await service.registerFirstAdminKey(bootstrap)).toBeNull();
       expect(store.size).toBe(1);
       expect(await resolver.resolve(bootstrap)).toBeNull();
     });
 
     it('does nothing when the only key was revoked', async () => {
-      const { key } = await service.create(freeReader);
-      await service.revoke(key.id);
+      const { key } = await service.create(freeReader, SYSTEM);
+      await service.revoke(key.id, SYSTEM);
       expect(await service.registerFirstAdminKey(bootstrap)).toBeNull();
     });
 
@@ -328,7 +335,7 @@ describe('ApiKeysService', () => {
     });
 
     it('records nothing for a refused change, nor for one that changes nothing', async () => {
-      const { key } = await service.create(freeReader);
+      const { key } = await service.create(freeReader, SYSTEM);
       const before = audit.entries.length;
       await expect(service.update(key.id, { limits: ENTERPRISE_LIMITS }, admin)).rejects.toBeInstanceOf(
         KeyLimitsMismatchError,
@@ -341,7 +348,7 @@ describe('ApiKeysService', () => {
     });
 
     it('records a key created without a named actor as made by the service', async () => {
-      await service.create(freeReader);
+      await service.create(freeReader, SYSTEM);
       expect(audit.entries[0].actor).toEqual({ type: 'system' });
     });
   });

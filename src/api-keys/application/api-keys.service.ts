@@ -110,7 +110,7 @@ export class ApiKeysService {
     @Optional() private readonly clock: Clock = systemClock,
   ) {}
 
-  async create(input: NewApiKey, by: AuditContext = SYSTEM): Promise<IssuedApiKey> {
+  async create(input: NewApiKey, by: AuditContext): Promise<IssuedApiKey> {
     const account = await this.accountNamed(input.accountId);
     const { plan, limits } = keyQuota({ plan: input.plan, limits: input.limits }, account, null);
     assertExpiryInFuture(input.expiresAt, this.clock.now());
@@ -124,12 +124,7 @@ export class ApiKeysService {
     };
     const key = await this.uow.run(async (tx) => {
       const created = await this.stores.in(tx).create(record);
-      await this.audit.record(tx, {
-        ...by,
-        action: 'api_key.created',
-        target: keyTarget(created.id),
-        changes: changesBetween(null, audited(created), AUDITED_FIELDS),
-      });
+      await this.recordCreated(tx, by, created);
       return created;
     });
     this.resolver.invalidateHash(record.hash);
@@ -147,7 +142,7 @@ export class ApiKeysService {
     return key;
   }
 
-  async update(id: number, changes: ApiKeyUpdate, by: AuditContext = SYSTEM): Promise<ApiKey> {
+  async update(id: number, changes: ApiKeyUpdate, by: AuditContext): Promise<ApiKey> {
     const updated = await this.uow.run(async (tx) => {
       const store = this.stores.in(tx);
       const current = await store.findById(id);
@@ -181,7 +176,7 @@ export class ApiKeysService {
     return updated;
   }
 
-  async revoke(id: number, by: AuditContext = SYSTEM): Promise<void> {
+  async revoke(id: number, by: AuditContext): Promise<void> {
     await this.uow.run(async (tx) => {
       const store = this.stores.in(tx);
       const current = await store.findById(id);
@@ -198,7 +193,7 @@ export class ApiKeysService {
    * not at all), and a previous one still in its overlap stops at once. This instance
    * forgets the key's cached secrets now; others within the key cache's TTL.
    */
-  async roll(id: number, overlapSeconds?: number, by: AuditContext = SYSTEM): Promise<RolledApiKey> {
+  async roll(id: number, overlapSeconds: number | undefined, by: AuditContext): Promise<RolledApiKey> {
     const previousKeyExpiresAt = previousKeyExpiry(this.clock.now(), overlapSeconds);
     const secret = generateApiKeySecret();
     const hash = hashApiKeySecret(secret);
@@ -218,7 +213,7 @@ export class ApiKeysService {
   }
 
   /** Ends a roll's overlap now: the previous secret answers 401 `API_KEY_EXPIRED` from here on. */
-  async endOverlap(id: number, by: AuditContext = SYSTEM): Promise<ApiKey> {
+  async endOverlap(id: number, by: AuditContext): Promise<ApiKey> {
     const key = await this.uow.run(async (tx) => {
       const store = this.stores.in(tx);
       const current = await store.findById(id);
@@ -242,7 +237,7 @@ export class ApiKeysService {
    * Lifts the key's rate-limit ban (revoked keys included: harmless, and the id exists),
    * recorded once lifted, with when the ban would have ended (none: it was not banned).
    */
-  async unban(id: number, by: AuditContext = SYSTEM): Promise<void> {
+  async unban(id: number, by: AuditContext): Promise<void> {
     const key = await this.get(id);
     let bannedUntil: Date | null = null;
     if (this.limiter) {
@@ -260,7 +255,8 @@ export class ApiKeysService {
 
   /**
    * Registers the first admin key while no key exists at all (first start):
-   * an enterprise key with every scope. Null when keys already exist.
+   * an enterprise key with every scope, audited as made by the system. Null when
+   * keys already exist.
    */
   async registerFirstAdminKey(secret: string): Promise<ApiKey | null> {
     const record = this.record(
@@ -270,7 +266,11 @@ export class ApiKeysService {
       ['read', 'write', 'admin'],
       this.config.bootstrapAdminLimits,
     );
-    const created = await this.store.createIfNoneExist(record);
+    const created = await this.uow.run(async (tx) => {
+      const key = await this.stores.in(tx).createIfNoneExist(record);
+      if (key) await this.recordCreated(tx, SYSTEM, key);
+      return key;
+    });
     if (created) this.resolver.invalidateHash(record.hash);
     return created;
   }
@@ -281,6 +281,15 @@ export class ApiKeysService {
     const account = await this.accounts.findById(accountId);
     if (!account) throw new ReferencedAccountNotFoundError(accountId);
     return account;
+  }
+
+  private recordCreated(tx: Transaction, by: AuditContext, key: ApiKey): Promise<void> {
+    return this.audit.record(tx, {
+      ...by,
+      action: 'api_key.created',
+      target: keyTarget(key.id),
+      changes: changesBetween(null, audited(key), AUDITED_FIELDS),
+    });
   }
 
   /** Records the change from `before` to `after` of a key, unless nothing shown changed. */
