@@ -41,7 +41,7 @@ describe('keys CLI (e2e)', () => {
 
     const listed = await keys('list');
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${id}\\t\\S+…\\tpro\\tread,write\\tactive\\tcli e2e$`, 'm'));
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\t\\S+…\\tpro\\t-\\tread,write\\tactive\\tcli e2e$`, 'm'));
     expect(listed.stdout).not.toContain(secret);
 
     expect((await keys('revoke', '--id', id!)).stdout).toBe(`Revoked API key ${id}\n`);
@@ -153,11 +153,55 @@ describe('keys CLI (e2e)', () => {
       expect(unknown.stderr).toContain('999999');
     });
 
+    it('puts a key into an account with --account and takes it out with --account none, recorded by the command line', async () => {
+      const account = (
+        await request(app.http)
+          .post('/admin/accounts')
+          .set('X-API-Key', admin)
+          .send({ name: 'Acme via CLI', plan: 'business' })
+          .expect(201)
+      ).body as { id: number };
+
+      const created = await keys('create', '--name', 'acme key', '--account', String(account.id));
+      expect(created.code).toBe(0);
+      const [, id, secret] = new RegExp(
+        `Created API key (\\d+) \\(business in account ${account.id}; scopes read\\)\\. It is shown only now:\\n(psk_\\S+)`,
+      ).exec(created.stdout) ?? [undefined, undefined, undefined];
+      expect(secret).toBeDefined();
+      await request(app.http).get('/pets').set('X-API-Key', secret!).expect(200);
+      expect((await keys('list')).stdout).toMatch(
+        new RegExp(`^${id}\\t\\S+…\\tbusiness\\taccount ${account.id}\\tread\\tactive\\tacme key$`, 'm'),
+      );
+
+      const withPlan = await keys('create', '--name', 'x', '--plan', 'pro', '--account', String(account.id));
+      expect(withPlan.code).toBe(1);
+      expect(withPlan.stderr).toContain(`account ${account.id}`);
+      const unknownAccount = await keys('create', '--name', 'x', '--account', '999999');
+      expect(unknownAccount.code).toBe(1);
+      expect(unknownAccount.stderr).toContain('999999');
+      expect((await keys('create', '--name', 'x', '--account', 'none')).code).toBe(2);
+
+      const out = await keys('update', '--id', id!, '--account', 'none');
+      expect(out).toEqual({
+        stdout: `Updated API key ${id} (business; scopes read; no expiry)\n`,
+        stderr: '',
+        code: 0,
+      });
+      const entries = (await auditOf(id!)).reverse();
+      expect(entries.map((e) => [e.action, e.actor])).toEqual([
+        ['api_key.created', { type: 'cli' }],
+        ['api_key.updated', { type: 'cli' }],
+      ]);
+      expect(entries[0].changes.accountId).toEqual([null, account.id]);
+      expect(entries[1].changes.accountId).toEqual([account.id, null]);
+    });
+
     it('documents update and roll in --help', async () => {
       const help = await keys('--help');
       expect(help.stdout).toContain('npm run keys -- update --id <keyId>');
       expect(help.stdout).toContain('npm run keys -- roll --id <keyId> [--overlap-seconds N]');
       expect(help.stdout).toContain('--expires-at');
+      expect(help.stdout).toContain('--account <accountId>');
     });
   });
 });

@@ -14,14 +14,15 @@ import { isPlanName } from '../rate-limits/plan.js';
 import { PlansModule } from '../rate-limits/plans.module.js';
 
 const USAGE = `Usage:
-  npm run keys -- create --name <name> --plan <free|pro|business|enterprise> [--scopes read,write,admin] [--per-minute N --per-day N] [--expires-at <date-time>]
-  npm run keys -- update --id <keyId> [--plan <plan>] [--scopes read,write,admin] [--per-minute N --per-day N] [--expires-at <date-time>|never]
+  npm run keys -- create --name <name> (--plan <free|pro|business|enterprise> | --account <accountId>) [--scopes read,write,admin] [--per-minute N --per-day N] [--expires-at <date-time>]
+  npm run keys -- update --id <keyId> [--plan <plan>] [--account <accountId>|none] [--scopes read,write,admin] [--per-minute N --per-day N] [--expires-at <date-time>|never]
   npm run keys -- roll --id <keyId> [--overlap-seconds N]
   npm run keys -- list
   npm run keys -- revoke --id <keyId>
 
 --scopes defaults to read on create. --expires-at is an ISO 8601 date-time in the future (2027-06-30T00:00:00Z);
-never removes the expiry. roll gives the key a new secret; the previous one keeps working for --overlap-seconds
+never removes the expiry. A key in an account (--account, see GET /admin/accounts) has the account's plan and
+limits, so it takes no --plan or limits of its own; --account none takes it out. roll gives the key a new secret; the previous one keeps working for --overlap-seconds
 (default 86400, 0: not at all, at most 30 days). Every change is recorded in the audit log, by the command line.`;
 
 const COMMANDS = ['create', 'update', 'roll', 'list', 'revoke'];
@@ -37,6 +38,11 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{
   ],
 })
 class KeysCliModule {}
+
+/** How the command's output names a key's account: ` in account 3`, or nothing. */
+function inAccount(accountId: number | undefined): string {
+  return accountId === undefined ? '' : ` in account ${accountId}`;
+}
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -64,6 +70,12 @@ function expiry(raw: string | undefined, allowNever: boolean): Date | null | und
     fail(`--expires-at must be an ISO 8601 date-time such as 2027-06-30T00:00:00Z${allowNever ? ', or never' : ''}`);
   }
   return date;
+}
+
+/** --account: an account id, `none` (null: out of any account), or absent (undefined). */
+function accountOf(raw: string | undefined, allowNone: boolean): number | null | undefined {
+  if (allowNone && raw === 'none') return null;
+  return positiveInt('account', raw);
 }
 
 function scopesOf(raw: string): Scope[] {
@@ -94,6 +106,7 @@ function parseCommandLine() {
         'expires-at': { type: 'string' },
         'overlap-seconds': { type: 'string' },
         id: { type: 'string' },
+        account: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -117,11 +130,18 @@ try {
   const keys = context.get(ApiKeysService);
   if (command === 'create') {
     if (!values.name) fail('--name is required');
-    if (!isPlanName(values.plan)) fail('--plan must be one of free, pro, business, enterprise');
+    const accountId = accountOf(values.account, false);
+    if (accountId === undefined && !isPlanName(values.plan)) {
+      fail('--plan must be one of free, pro, business, enterprise (or --account gives the plan)');
+    }
+    if (values.plan !== undefined && !isPlanName(values.plan)) {
+      fail('--plan must be one of free, pro, business, enterprise');
+    }
     const { key, secret } = await keys.create(
       {
         name: values.name,
         plan: values.plan,
+        accountId,
         scopes: scopesOf(values.scopes ?? 'read'),
         limits: limitsOf(values['per-minute'], values['per-day']) ?? null,
         expiresAt: expiry(values['expires-at'], false),
@@ -130,7 +150,7 @@ try {
     );
     const expires = key.expiresAt ? `; expires ${key.expiresAt.toISOString()}` : '';
     console.log(
-      `Created API key ${key.id} (${key.plan}; scopes ${key.scopes.join(',')}${expires}). It is shown only now:\n${secret}`,
+      `Created API key ${key.id} (${key.plan}${inAccount(key.account?.id)}; scopes ${key.scopes.join(',')}${expires}). It is shown only now:\n${secret}`,
     );
   } else if (command === 'update') {
     const id = positiveInt('id', values.id) ?? fail('--id is required');
@@ -139,16 +159,19 @@ try {
     }
     const changes = {
       plan: values.plan,
+      accountId: accountOf(values.account, true),
       scopes: values.scopes === undefined ? undefined : scopesOf(values.scopes),
       limits: limitsOf(values['per-minute'], values['per-day']),
       expiresAt: expiry(values['expires-at'], true),
     };
     if (Object.values(changes).every((value) => value === undefined)) {
-      fail('update needs at least one of --plan, --scopes, --per-minute with --per-day, --expires-at');
+      fail('update needs at least one of --plan, --account, --scopes, --per-minute with --per-day, --expires-at');
     }
     const key = await keys.update(id, changes, CLI);
     const expires = key.expiresAt ? `expires ${key.expiresAt.toISOString()}` : 'no expiry';
-    console.log(`Updated API key ${key.id} (${key.plan}; scopes ${key.scopes.join(',')}; ${expires})`);
+    console.log(
+      `Updated API key ${key.id} (${key.plan}${inAccount(key.account?.id)}; scopes ${key.scopes.join(',')}; ${expires})`,
+    );
   } else if (command === 'roll') {
     const id = positiveInt('id', values.id) ?? fail('--id is required');
     const overlap = nonNegativeInt('overlap-seconds', values['overlap-seconds']);
@@ -163,7 +186,8 @@ try {
       const page = await keys.list({ limit: 100, afterId });
       for (const k of page.items) {
         const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
-        console.log(`${k.id}\t${k.prefix}…\t${k.plan}\t${k.scopes.join(',')}\t${state}\t${k.name}`);
+        const account = k.account ? `account ${k.account.id}` : '-';
+        console.log(`${k.id}\t${k.prefix}…\t${k.plan}\t${account}\t${k.scopes.join(',')}\t${state}\t${k.name}`);
       }
       if (!page.hasMore) break;
       afterId = page.items.at(-1)?.id ?? null;
