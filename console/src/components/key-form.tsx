@@ -27,12 +27,20 @@ export function fieldsOf(key?: ApiKey): KeyFields {
   };
 }
 
-/** The body of a PATCH: only what changed (limits only for enterprise, where they are allowed). */
+/**
+ * The body of a PATCH: only what changed (limits only for enterprise, where they are allowed;
+ * neither plan nor limits for a key in an account, which has the account's).
+ */
 export function changesOf(before: KeyFields, after: KeyFields): Schemas['ApiKeyUpdate'] {
   const changes: Schemas['ApiKeyUpdate'] = {};
-  if (after.plan !== before.plan) changes.plan = after.plan;
+  const ownPlan = after.accountId === '';
+  if (ownPlan && after.plan !== before.plan) changes.plan = after.plan;
   if (after.scopes.join() !== before.scopes.join()) changes.scopes = after.scopes;
-  if (after.plan === 'enterprise' && (after.perMinute !== before.perMinute || after.perDay !== before.perDay)) {
+  if (
+    ownPlan &&
+    after.plan === 'enterprise' &&
+    (after.perMinute !== before.perMinute || after.perDay !== before.perDay)
+  ) {
     changes.limits = { perMinute: Number(after.perMinute), perDay: Number(after.perDay) };
   }
   if (after.expiresAt !== before.expiresAt) changes.expiresAt = fromLocalInput(after.expiresAt);
@@ -44,10 +52,12 @@ export function changesOf(before: KeyFields, after: KeyFields): Schemas['ApiKeyU
   return changes;
 }
 
-/** The body of a POST: the name, and what is set. */
+/** The body of a POST: the name, and what is set (a key in an account has the account's plan). */
 export function newKeyOf(fields: KeyFields): Schemas['NewApiKey'] {
-  const body: Schemas['NewApiKey'] = { name: fields.name.trim(), plan: fields.plan, scopes: fields.scopes };
-  if (fields.plan === 'enterprise' && fields.perMinute !== '' && fields.perDay !== '') {
+  const body: Schemas['NewApiKey'] = { name: fields.name.trim(), scopes: fields.scopes };
+  const ownPlan = fields.accountId === '';
+  if (ownPlan) body.plan = fields.plan;
+  if (ownPlan && fields.plan === 'enterprise' && fields.perMinute !== '' && fields.perDay !== '') {
     body.limits = { perMinute: Number(fields.perMinute), perDay: Number(fields.perDay) };
   }
   const expiresAt = fromLocalInput(fields.expiresAt);
@@ -79,6 +89,7 @@ export function KeyForm({
   const [fields, setFields] = useState(initial);
   const set = <K extends keyof KeyFields>(name: K, value: KeyFields[K]) => setFields({ ...fields, [name]: value });
   const id = (name: string) => `${idPrefix}-${name}`;
+  const inAccount = fields.accountId !== '';
   return (
     <form
       class="form-grid"
@@ -101,13 +112,24 @@ export function KeyForm({
       )}
       <div class="field">
         <label for={id('plan')}>Plan</label>
-        <select id={id('plan')} value={fields.plan} onChange={(e) => set('plan', e.currentTarget.value as Plan)}>
+        <select
+          id={id('plan')}
+          value={fields.plan}
+          disabled={inAccount}
+          aria-describedby={inAccount ? id('plan-note') : undefined}
+          onChange={(e) => set('plan', e.currentTarget.value as Plan)}
+        >
           {PLANS.map((plan) => (
             <option key={plan} value={plan}>
               {plan}
             </option>
           ))}
         </select>
+        {inAccount && (
+          <small id={id('plan-note')} class="muted">
+            A key in an account has the account's plan.
+          </small>
+        )}
       </div>
       <fieldset class="field">
         <legend>Scopes</legend>
@@ -129,7 +151,7 @@ export function KeyForm({
           </label>
         ))}
       </fieldset>
-      {fields.plan === 'enterprise' && (
+      {fields.plan === 'enterprise' && !inAccount && (
         <>
           <div class="field">
             <label for={id('per-minute')}>Requests per minute</label>
