@@ -51,8 +51,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   answerRefusalsBeforeRouting(app, config, trustProxy);
   const routes = app.get(RouteCatalog);
   routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
-  // The admin console's page and files (ConsoleModule, registered on Express at start-up, as Swagger's are).
-  routes.add({ method: 'GET', path: CONSOLE_PATH }, { method: 'GET', path: `${CONSOLE_PATH}/{*path}` });
+  // The admin console's page and files (ConsoleModule: @nestjs/serve-static registers them on Express at start-up,
+  // its deep links under the template named here, which the metrics and logs of its files share).
+  routes.add({ method: 'GET', path: CONSOLE_PATH }, { method: 'GET', path: `${CONSOLE_PATH}/{*any}` });
   useRouteCatalog(app.getHttpAdapter().getInstance(), routes);
   // First: the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.
