@@ -22,6 +22,15 @@ const WIDTHS = [1280, 390] as const;
 const ADMIN_KEY = `psk_console_${randomBytes(16).toString('hex')}`;
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** What the test reads of a <canvas> (the tests are type-checked without the DOM's types). */
+interface Canvas {
+  readonly width: number;
+  readonly height: number;
+  getContext(
+    kind: '2d',
+  ): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } | null;
+}
+
 let service: ServiceProcess;
 let browser: Browser;
 let context: BrowserContext;
@@ -302,7 +311,8 @@ describe('the admin console in Chromium', () => {
     expect(shown).toBeGreaterThanOrEqual(used);
     expect(await page.locator('.chart-canvas canvas').count()).toBe(1);
     // Drawn: the canvas has pixels that are not the background.
-    const inked = await page.locator('.chart-canvas canvas').evaluate((canvas: HTMLCanvasElement) => {
+    const inked = await page.locator('.chart-canvas canvas').evaluate((element) => {
+      const canvas = element as unknown as Canvas;
       const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data ?? [];
       let count = 0;
       for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) count++;
