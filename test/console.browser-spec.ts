@@ -59,6 +59,7 @@ const admin = (method: string, path: string, body?: unknown) => apiCall(method, 
 
 /** Opens a console page by its URL (a deep link) and waits until it has loaded. */
 async function open(path: string): Promise<void> {
+  await settled(); // what the page shown asked for is answered first: leaving it would abort its requests
   await page.goto(`${service.base}/console${path}`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   await page.getByText('Loading…').waitFor({ state: 'detached' });
@@ -204,6 +205,30 @@ describe('the admin console in Chromium', () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   });
 
+  step('shows when to try again after a 429, and sends nothing before then', async () => {
+    const limited = await admin('POST', '/admin/api-keys', { name: 'limited admin', plan: 'free', scopes: ['admin'] });
+    expect(limited.status).toBe(201);
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 429; i++)
+      status = (await apiCall('GET', '/admin/plans', limited.body.key)).status;
+    expect(status).toBe(429);
+    expectedStatuses = [429];
+    await open('/');
+    const sent: string[] = [];
+    const record = (request: { url(): string }) => void sent.push(request.url());
+    page.on('request', record);
+    await signIn(limited.body.key);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Try again in \d+ s \(at .+\)\.$/);
+    // A second try before Retry-After has passed is refused by the console itself, not sent.
+    await signIn(ADMIN_KEY);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /asked the console to wait\. Try again in \d+ s/,
+    );
+    page.off('request', record);
+    expect(sent.filter((url) => url.includes('/admin/'))).toHaveLength(1);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
   step('signs in with the admin key, kept in sessionStorage only, and opens a deep link', async () => {
     await open('/');
     await signIn(ADMIN_KEY);
@@ -246,6 +271,7 @@ describe('the admin console in Chromium', () => {
     expect((await apiCall('GET', '/pets', rolled)).status).toBe(200);
     expect((await apiCall('GET', '/pets', issued.secret)).status).toBe(200);
     await page.getByRole('button', { name: 'I have copied it' }).click();
+    await settled();
     await page.reload();
     await page.getByText(/The previous secret works until/).waitFor();
     issued = { ...issued, secret: rolled };
@@ -346,6 +372,43 @@ describe('the admin console in Chromium', () => {
     ]);
     await expect(page.locator('figcaption').textContent()).resolves.toMatch(/^Account Acme: 5 requests, 0 refused$/);
     await capture('account-detail');
+  });
+
+  step('works with the keyboard alone', async () => {
+    await open('/');
+    /** Presses Tab until the focused element's text is `text`. */
+    const tabTo = async (text: string) => {
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => {
+          const active = (
+            globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }
+          ).document.activeElement;
+          return active?.textContent?.trim() ?? '';
+        });
+        if (focused === text) return;
+      }
+      throw new Error(`Tab never reached "${text}"`);
+    };
+    await tabTo('Keys');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+    await settled();
+    await page.getByLabel(/^Search keys/).focus();
+    await page.keyboard.type('acme');
+    await page.getByText(/^2 of \d+ keys$/).waitFor();
+    await tabTo('acme one');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: /^Key \d+$/ }).waitFor();
+    await settled();
+    await tabTo('Revoke the key…');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    // The dialog opens on its safe choice, and Escape leaves the key as it was.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await expect(page.locator('.lead .state').textContent()).resolves.toBe('active');
   });
 
   step('signs out: the key is forgotten', async () => {
