@@ -47,5 +47,13 @@ export default {
       globalSetup: '<rootDir>/test/support/global-setup.mjs',
       globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
     },
+    {
+      // The admin console in headless Chromium against the real service (`npm run test:browser`, run by CI).
+      ...shared,
+      displayName: 'browser',
+      testMatch: ['<rootDir>/test/**/*.browser-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+    },
   ],
 };

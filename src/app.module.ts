@@ -8,6 +8,7 @@ import { ApiKeyStoreModule, ApiKeysModule, FirstAdminKey, KeyUsageMeterModule } 
 import { AuditModule } from './audit/index.js';
 import { CategoriesModule } from './categories/index.js';
 import { appConfig } from './config/app.config.js';
+import { ConsoleModule } from './console/console.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SCHEMA } from './app.schema.js';
 import type { DatabaseSchema } from './database/data-source-options.js';
@@ -62,6 +63,7 @@ export class AppModule {
         InventoryModule,
         WebhooksModule,
         HealthModule,
+        ConsoleModule.register(),
         ...(extensions.modules ?? []),
       ],
       providers: [

@@ -6,6 +6,7 @@ import { ApiError, RouteCatalog } from '@petstore/errors';
 import { RateLimiter, RateLimitMiddleware } from '@petstore/rate-limit';
 import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from './config/app.config.js';
+import { CONSOLE_PATH } from './console/console-files.js';
 import { ConnectionResponses } from './lifecycle/connection-responses.js';
 import { ParserRefusals } from './lifecycle/parser-refusals.js';
 import { addressRateLimitHeaders } from './lifecycle/refusal-rate-limit.js';
@@ -50,6 +51,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   answerRefusalsBeforeRouting(app, config, trustProxy);
   const routes = app.get(RouteCatalog);
   routes.add(...PUBLIC_DOCUMENTS.map((path) => ({ method: 'GET', path })));
+  // The admin console's page and files (ConsoleModule: @nestjs/serve-static registers them on Express at start-up,
+  // its deep links under the template named here, which the metrics and logs of its files share).
+  routes.add({ method: 'GET', path: CONSOLE_PATH }, { method: 'GET', path: `${CONSOLE_PATH}/{*any}` });
   useRouteCatalog(app.getHttpAdapter().getInstance(), routes);
   // First: the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.

@@ -60,6 +60,26 @@ describe('PlanTableService', () => {
     expect(errors.join('\n')).toMatch(/keeping the current one: .*plans\.free\.perMinute/);
   });
 
+  it('tells when the table in force was read and how the last reload went', () => {
+    let now = new Date('2026-11-28T10:00:00Z');
+    service = new PlanTableService({ file, required: true, overrides: {} }, undefined, () => now);
+    expect(service.loads()).toEqual({ loadedAt: new Date('2026-11-28T10:00:00Z'), lastReload: null });
+    now = new Date('2026-11-28T11:00:00Z');
+    writeFileSync(file, table(-1));
+    service.reload('SIGHUP');
+    expect(service.loads()).toEqual({
+      loadedAt: new Date('2026-11-28T10:00:00Z'),
+      lastReload: { at: new Date('2026-11-28T11:00:00Z'), succeeded: false },
+    });
+    now = new Date('2026-11-28T12:00:00Z');
+    writeFileSync(file, table(70));
+    service.reload('SIGHUP');
+    expect(service.loads()).toEqual({
+      loadedAt: new Date('2026-11-28T12:00:00Z'),
+      lastReload: { at: new Date('2026-11-28T12:00:00Z'), succeeded: true },
+    });
+  });
+
   it('watches the file: an edit applies without a signal', async () => {
     service = new PlanTableService({ file, required: true, overrides: {} });
     service.watch(20);

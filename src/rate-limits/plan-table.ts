@@ -2,9 +2,16 @@ import { type StatsListener, unwatchFile, watchFile } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import type { PlanLimits, PlanName, PlanTable } from './plan.js';
 
+import { describePlanTable, loadPlanTable, type PlanSource } from './plans-file.js';
+
 /** Told of a reload that changed the table: the table before and the one now in force. */
 export type PlanTableListener = (previous: PlanTable, next: PlanTable, reason: string) => void;
-import { describePlanTable, loadPlanTable, type PlanSource } from './plans-file.js';
+
+/** When the table in force was read, and how the last attempt to re-read it went (none yet: null). */
+export interface PlanTableLoads {
+  readonly loadedAt: Date;
+  readonly lastReload: { readonly at: Date; readonly succeeded: boolean } | null;
+}
 
 /**
  * The effective plan table, re-read without a restart (on SIGHUP through
@@ -16,13 +23,17 @@ export class PlanTableService {
   private table: PlanTable;
   private listener: StatsListener | null = null;
   private readonly changeListeners: PlanTableListener[] = [];
+  private loadedAt: Date;
+  private lastReload: PlanTableLoads['lastReload'] = null;
 
   /** Loads the table; throws `PlanConfigError` naming the bad entry (start-up fails). */
   constructor(
     private readonly source: PlanSource,
     private readonly load: (source: PlanSource) => PlanTable = loadPlanTable,
+    private readonly now: () => Date = () => new Date(),
   ) {
     this.table = load(source);
+    this.loadedAt = now();
   }
 
   limitsOf(plan: PlanName): PlanLimits | null {
@@ -32,6 +43,11 @@ export class PlanTableService {
   /** The table in force. */
   current(): PlanTable {
     return this.table;
+  }
+
+  /** When this instance read the table in force, and its last reload (an administrator's "did my edit apply?"). */
+  loads(): PlanTableLoads {
+    return { loadedAt: this.loadedAt, lastReload: this.lastReload };
   }
 
   /** Calls `listener` after every reload that changed the table (not for an unchanged or failed one). */
@@ -46,11 +62,14 @@ export class PlanTableService {
       const previous = this.table;
       const changed = describePlanTable(next) !== describePlanTable(previous);
       this.table = next;
+      this.loadedAt = this.now();
+      this.lastReload = { at: this.loadedAt, succeeded: true };
       this.logger.log(`Plan table reloaded (${reason})${changed ? '' : ', unchanged'}: ${describePlanTable(next)}`);
       if (changed) for (const listener of this.changeListeners) listener(previous, next, reason);
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      this.lastReload = { at: this.now(), succeeded: false };
       this.logger.error(`Plan table not reloaded (${reason}), keeping the current one: ${message}`);
       return false;
     }

@@ -3,6 +3,7 @@ import { ApiKeyResolver } from '@petstore/auth';
 import { AuditTrailModule } from '../audit/index.js';
 import { RateLimitModule, type RateLimitOptions } from '@petstore/rate-limit';
 import { type AppConfig, appConfig } from '../config/app.config.js';
+import { CONSOLE_PATH } from '../console/console-files.js';
 import { Clock } from '../shared/clock.js';
 import { PrometheusRateLimitObserver } from '../metrics/prometheus-rate-limit-observer.js';
 import { type ApiClient, identifyByApiKey, isAddressCounterId, quotaOfPlan, refusalError } from './api-clients.js';
@@ -62,6 +63,8 @@ export function rateLimitOptions(
         }
       : undefined,
     exemptPaths: HEALTH_PROBES,
+    // The admin console's page and files: loading the page must not use up anyone's quota (its API calls count).
+    exemptPathPrefixes: [CONSOLE_PATH],
     isAnonymousId: isAddressCounterId,
     maxAnonymousClients,
     redis: enabled && redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,

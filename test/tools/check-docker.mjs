@@ -220,6 +220,22 @@ check(
   cmd !== undefined && JSON.stringify(JSON.parse(cmd)) === JSON.stringify(startScript),
   `Dockerfile: CMD must be ${JSON.stringify(startScript)}, package.json's start script (got ${cmd})`,
 );
+// npm ci reads every workspace's manifest (package.json "workspaces", e.g. console/): each is copied before it runs.
+const workspaces = JSON.parse(readFileSync('package.json', 'utf8')).workspaces ?? [];
+for (const stage of stages.slice(0, -1)) {
+  const ci = stage.lines.findIndex((l) => l.instruction === 'RUN' && l.args.includes('npm ci'));
+  if (ci === -1) continue;
+  const copied = stage.lines
+    .slice(0, ci)
+    .filter((l) => l.instruction === 'COPY')
+    .map((l) => l.args);
+  for (const workspace of workspaces) {
+    check(
+      copied.some((c) => c.split(/\s+/).includes(`${workspace}/package.json`)),
+      `Dockerfile: ${workspace}/package.json (a workspace) must be copied before 'npm ci'`,
+    );
+  }
+}
 for (const copy of stages.flatMap((s) => all(s, 'COPY'))) {
   const from = /--from=(\S+)/.exec(copy)?.[1];
   check(from === undefined || names.includes(from), `Dockerfile: COPY --from=${from} names no stage`);
@@ -246,3 +262,4 @@ console.log(
   `docker/Dockerfile: ${stages.length} stages, final FROM ${final.from}, USER ${user} (owns ${absoluteDataDir}), CMD ${cmd}`,
 );
 console.log('.dockerignore covers node_modules, dist, data, coverage, .git, .ci/node');
+console.log(`docker/Dockerfile copies the workspaces' manifests before npm ci: ${workspaces.join(', ') || 'none'}`);

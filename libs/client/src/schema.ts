@@ -308,6 +308,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/plans/loads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When this instance last read the plan table
+         * @description When the instance that answers read the table in force (start-up or the last reload that succeeded), and how its last reload went: whether an edit of the plans file (or a SIGHUP) has applied.
+         */
+        get: operations["getPlanTableLoads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/usage": {
         parameters: {
             query?: never;
@@ -1737,6 +1757,26 @@ export interface components {
              * @description Requests per day (absent: per key)
              */
             perDay?: number;
+        };
+        /** @description When the instance that answers read the plan table in force, and how its last attempt to re-read it went (on SIGHUP or a change of the file). Each instance reads the file itself: instances may differ for a moment. */
+        PlanTableLoads: {
+            /**
+             * Format: date-time
+             * @description When the table in force was read: at start-up, or by the last reload that succeeded
+             * @example 2026-11-28T09:41:07.000Z
+             */
+            loadedAt: string;
+            /**
+             * Format: date-time
+             * @description The last attempt to re-read the table since start-up. Absent: none yet
+             * @example 2026-11-28T10:02:31.000Z
+             */
+            lastReloadAt?: string;
+            /**
+             * @description Whether that attempt succeeded; a failed one (a bad file) kept the table in force and logged why. Absent: none yet
+             * @example true
+             */
+            lastReloadSucceeded?: boolean;
         };
         /** @description The calling key's plan, windows and ban, without counting */
         RateLimitStatus: {
@@ -3175,6 +3215,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlanQuota"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlanTableLoads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The loads of the plan table */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanTableLoads"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -138,7 +138,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const status = exception.getStatus();
     if (exception instanceof NotFoundException) {
       const allowed = this.routes?.allowedMethods(req.path) ?? [];
-      if (allowed.length > 0) {
+      // A route that serves this method let it through (a file missing under a static folder): not found, not 405.
+      if (allowed.length > 0 && !allowed.includes(req.method.toUpperCase())) {
         return {
           status: 405,
           code: 'METHOD_NOT_ALLOWED',

@@ -81,6 +81,7 @@ describe('RateLimitMiddleware', () => {
       onCounted: (client) => counted.push(client.id),
       onRefusal: (refusal) => refusals.push(refusal),
       exemptPaths: ['/health/live', '/health/ready'],
+      exemptPathPrefixes: ['/console'],
     });
   });
 
@@ -105,6 +106,17 @@ describe('RateLimitMiddleware', () => {
     expect(refusals[3 * 60]).toMatchObject({ reason: 'banned', started: true });
     await send({}, '/health/live');
     expect(counted).toHaveLength(60);
+  });
+
+  it('neither counts nor refuses what is under an exempt prefix, and counts its look-alikes', async () => {
+    await banAddress();
+    for (const path of ['/console', '/console/', '/console/assets/index.js', '/console/keys/42']) {
+      const sent = await send({}, path);
+      expect({ path, error: sent.error }).toEqual({ path, error: undefined });
+      expect(sent.headers['X-RateLimit-Limit']).toBeDefined();
+    }
+    expect(counted).toHaveLength(60);
+    expect((await send({}, '/consoles')).error).toMatchObject({ status: 429, code: 'API_KEY_BANNED' });
   });
 
   async function banAddress(): Promise<void> {

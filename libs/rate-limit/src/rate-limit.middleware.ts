@@ -10,7 +10,7 @@ import type { PlanExemption, ThrottledRoutes } from './throttled-routes.js';
 
 type MiddlewareOptions = Pick<
   RateLimitOptions,
-  'identify' | 'refusalError' | 'onRefusal' | 'onCounted' | 'onNotModified' | 'exemptPaths'
+  'identify' | 'refusalError' | 'onRefusal' | 'onCounted' | 'onNotModified' | 'exemptPaths' | 'exemptPathPrefixes'
 >;
 
 /**
@@ -23,6 +23,8 @@ type MiddlewareOptions = Pick<
  */
 export class RateLimitMiddleware {
   private readonly exempt: ReadonlySet<string>;
+  /** Each exempt prefix, and the same with a trailing slash: what is below it starts with the latter. */
+  private readonly exemptPrefixes: ReadonlyArray<readonly [exact: string, below: string]>;
 
   constructor(
     private readonly limiter: RateLimiter,
@@ -30,12 +32,13 @@ export class RateLimitMiddleware {
     private readonly routes: ThrottledRoutes | null = null,
   ) {
     this.exempt = new Set(options.exemptPaths ?? []);
+    this.exemptPrefixes = (options.exemptPathPrefixes ?? []).map((prefix) => [prefix, `${prefix}/`]);
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
     const requested = req.path; // a getter (parses the URL): read once
     const path = requested.length > 1 && requested.endsWith('/') ? requested.slice(0, -1) : requested;
-    const exemption = this.exempt.has(path) ? 'all' : (this.routes?.exemption(req, requested) ?? null);
+    const exemption = this.isExempt(path) ? 'all' : (this.routes?.exemption(req, requested) ?? null);
     const client = this.options.identify(req);
     if (!(client instanceof Promise)) {
       // Identified at once (a cached key, or none): with counters in this process, no async step at all.
@@ -72,6 +75,12 @@ export class RateLimitMiddleware {
       return consume ? refusal : undefined; // an exempt request is answered by its route (readiness says what is down)
     }
     return this.decided(req, res, client, consume, decision);
+  }
+
+  private isExempt(path: string): boolean {
+    if (this.exempt.has(path)) return true;
+    for (const [exact, below] of this.exemptPrefixes) if (path === exact || path.startsWith(below)) return true;
+    return false;
   }
 
   /** Leaves the decision for the guard, sets the headers and says whether the request is refused. */

@@ -82,6 +82,8 @@ export interface RateLimitOptions<Client extends RateLimitClient = RateLimitClie
   onNotModified?(client: Client): void;
   /** Paths answered with the headers but never counted nor refused (e.g. health probes). */
   readonly exemptPaths?: readonly string[];
+  /** Paths under which everything is answered with the headers but never counted nor refused (e.g. static files). */
+  readonly exemptPathPrefixes?: readonly string[];
   /** Shared counters in Redis; absent: counters in this process. */
   readonly redis?: { readonly url: string; readonly keyPrefix: string };
   /** With Redis unreachable: serve, counting in this process (true), or refuse with 503 (false). */

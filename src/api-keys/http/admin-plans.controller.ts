@@ -5,6 +5,7 @@ import { PLAN_NAMES } from '../../rate-limits/plan.js';
 import { PlanTableService } from '../../rate-limits/plan-table.js';
 import { Stability } from '../../shared/http/api-docs.js';
 import { PlanResponse } from './dto/plan.response.js';
+import { PlanTableLoadsResponse } from './dto/plan-table-loads.response.js';
 
 @ApiTags('Store')
 @Controller('admin/plans')
@@ -24,5 +25,19 @@ export class AdminPlansController {
   @ApiOkResponse({ type: [PlanResponse], description: 'Every plan' })
   list(): PlanResponse[] {
     return PLAN_NAMES.map((name) => PlanResponse.from(name, this.plans.limitsOf(name)));
+  }
+
+  @Get('loads')
+  @Stability('beta')
+  @ApiOperation({
+    operationId: 'getPlanTableLoads',
+    summary: 'When this instance last read the plan table',
+    description:
+      'When the instance that answers read the table in force (start-up or the last reload that succeeded), and ' +
+      'how its last reload went: whether an edit of the plans file (or a SIGHUP) has applied.',
+  })
+  @ApiOkResponse({ type: PlanTableLoadsResponse, description: 'The loads of the plan table' })
+  loads(): PlanTableLoadsResponse {
+    return PlanTableLoadsResponse.from(this.plans.loads());
   }
 }

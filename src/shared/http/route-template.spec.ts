@@ -8,10 +8,12 @@ const catalog = new RouteCatalog([
   { method: 'GET', path: '/pets/:petId' },
   { method: 'PUT', path: '/pets/:petId' },
   { method: 'GET', path: '/metrics' },
+  { method: 'GET', path: '/console/{*path}' },
 ]);
 
-function req(method: string, path: string, route?: { path: string }): Request {
-  return { method, path, route, app: { locals: { routeCatalog: catalog } } } as unknown as Request;
+/** A request as Express gives it: `originalUrl` the whole target, `path` the part below the mount point, if any. */
+function req(method: string, path: string, route?: { path: string }, originalUrl = path): Request {
+  return { method, path, originalUrl, route, app: { locals: { routeCatalog: catalog } } } as unknown as Request;
 }
 
 describe('routeTemplate', () => {
@@ -24,6 +26,12 @@ describe('routeTemplate', () => {
     expect(routeTemplate(req('POST', '/pets'))).toBe('/pets');
   });
 
+  it('finds the route of a file that a middleware mounted on a path served, by the whole path', () => {
+    expect(routeTemplate(req('GET', '/assets/index.js', undefined, '/console/assets/index.js?v=1'))).toBe(
+      '/console/{*path}',
+    );
+  });
+
   it('counts HEAD as GET', () => {
     expect(routeTemplate(req('HEAD', '/metrics'))).toBe('/metrics');
   });
@@ -34,6 +42,7 @@ describe('routeTemplate', () => {
   });
 
   it('has none before the app knows its routes', () => {
-    expect(routeTemplate({ method: 'GET', path: '/pets', app: { locals: {} } } as unknown as Request)).toBeUndefined();
+    const request = { method: 'GET', path: '/pets', originalUrl: '/pets', app: { locals: {} } } as unknown as Request;
+    expect(routeTemplate(request)).toBeUndefined();
   });
 });

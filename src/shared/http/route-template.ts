@@ -14,11 +14,15 @@ export function useRouteCatalog(app: Express, catalog: RouteCatalog): void {
  * `/pets/:petId`: what logs and metrics group by, never the raw path with its ids.
  * A routed request's is Express's `req.route.path`; one refused before routing
  * (rate limit, body parser) is matched against the application's routes
- * (`useRouteCatalog`); a path no route serves has no template.
+ * (`useRouteCatalog`), as are the files that a middleware mounted on a path serves
+ * (the console's); a path no route serves has no template.
  */
 export function routeTemplate(req: Request): string | undefined {
   const matched: unknown = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof matched === 'string') return matched;
   const catalog = (req.app?.locals as Record<string, unknown> | undefined)?.[CATALOG_LOCAL] as RouteCatalog | undefined;
-  return catalog?.serving(req.method, req.path)?.path;
+  // The whole path: under a middleware mounted on a path (the console's static files), `req.path` is the rest of it.
+  const url = req.originalUrl ?? req.url;
+  const query = url.indexOf('?');
+  return catalog?.serving(req.method, query === -1 ? url : url.slice(0, query))?.path;
 }
