@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ConfigType } from '@nestjs/config';
+import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { appConfig, type WebhooksConfig } from '../../config/app.config.js';
-import { type DeliveryJob, DeliveryStore, type TransportResult, WebhookTransport } from '../domain/dispatch.js';
+import { linksTo, tracer, withTraceContext } from '../../tracing/spans.js';
+import {
+  type DeliveryJob,
+  type DueDelivery,
+  DeliveryStore,
+  type TransportResult,
+  WebhookTransport,
+} from '../domain/dispatch.js';
 import { decideSend, endpointVerdict } from '../domain/endpoint-backoff.js';
 import { SecretBox } from '../domain/ports.js';
 import { backoffDelayMs, withinRetryWindow } from '../domain/retry-schedule.js';
@@ -29,6 +37,10 @@ export const GONE_REASON = 'the endpoint answered 410 Gone';
  * outcome, the endpoint's backoff and the next attempt in one short transaction.
  * A secret that cannot be opened fails this delivery only, like a receiver that
  * does not answer, but does not back the endpoint off (the fault is ours).
+ *
+ * Each attempt is a span of its own trace (`webhook.delivery`: the endpoint's id,
+ * the delivery's, the attempt's number, the receiver's status), linked to the span of
+ * the change that made the event, and the POST carries its `traceparent`.
  */
 @Injectable()
 export class DeliverySender {
@@ -48,12 +60,36 @@ export class DeliverySender {
   async deliver(job: DeliveryJob): Promise<void> {
     const delivery = await this.store.due(job);
     if (!delivery) return;
+    const options = { kind: SpanKind.CLIENT, root: true, links: linksTo(delivery.traceParent) };
+    await tracer.startActiveSpan('webhook.delivery', options, async (span) => {
+      try {
+        if (span.isRecording()) {
+          span.setAttributes({
+            'petstore.webhook.id': delivery.webhookId,
+            'petstore.webhook.delivery.id': delivery.deliveryId,
+            'petstore.webhook.attempt': delivery.attempts + 1,
+          });
+        }
+        await this.attempt(delivery, span);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'Error' });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async attempt(delivery: DueDelivery, span: Span): Promise<void> {
     const rules = {
       endpointConcurrency: this.config.endpointConcurrency,
       askedByOwner: delivery.askedByOwner,
       attempts: delivery.attempts,
     };
-    if (!(await this.store.claim(delivery, (endpoint) => decideSend(endpoint, rules)))) return;
+    if (!(await this.store.claim(delivery, (endpoint) => decideSend(endpoint, rules)))) {
+      span.setAttribute('petstore.webhook.outcome', 'deferred'); // the endpoint is busy or backing off
+      return;
+    }
     // During a rotation's overlap, signed with the new secret and the old one (docs/webhooks.md).
     const now = new Date();
     const secrets = this.openSecrets(delivery.secrets, now);
@@ -62,7 +98,7 @@ export class DeliverySender {
         ? { ...NOT_SENT, error: 'the signing secret cannot be opened' }
         : await this.transport.post(
             delivery.url,
-            deliveryHeaders(secrets, delivery.messageId, now, delivery.body),
+            withTraceContext(deliveryHeaders(secrets, delivery.messageId, now, delivery.body)),
             delivery.body,
           );
     // One draw: the failed delivery's next attempt, and until when its endpoint backs off (even when the
@@ -70,10 +106,14 @@ export class DeliverySender {
     const delayMs = backoffDelayMs(this.config, delivery.attempts + 1, result.retryAfterMs);
     const retryInMs = result.ok || result.gone ? null : withinRetryWindow(this.config, delivery.elapsedMs, delayMs);
     const endpoint = endpointVerdict({ ...result, sent: secrets !== null }, new Date(Date.now() + delayMs));
-    this.metrics.attempt(
-      result.ok ? 'delivered' : retryInMs === null ? 'failed' : 'retrying',
-      result.durationMs / 1000,
-    );
+    const outcome = result.ok ? 'delivered' : retryInMs === null ? 'failed' : 'retrying';
+    this.metrics.attempt(outcome, result.durationMs / 1000);
+    if (span.isRecording()) {
+      span.setAttribute('petstore.webhook.outcome', outcome);
+      if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+      if (!result.ok)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `HTTP ${result.statusCode}` });
+    }
     const disabled = await this.store.record(
       { delivery, ...result, retryInMs, disable: result.gone ? GONE_REASON : null, endpoint },
       this.config.disableAfterMs,
