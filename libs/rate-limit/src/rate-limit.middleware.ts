@@ -37,11 +37,12 @@ export class RateLimitMiddleware {
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
     const span = startDecisionSpan(this.limiter.countsInProcess ? 'memory' : 'redis');
     if (!span) return this.decide(req, res, next);
-    // The storage's commands (Redis) under the decision's span.
-    context.with(trace.setSpan(context.active(), span), () =>
+    // The storage's commands (Redis) under the decision's span; the rest of the request under the request's.
+    const request = context.active();
+    context.with(trace.setSpan(request, span), () =>
       this.decide(req, res, (error?: unknown) => {
         endDecisionSpan(span, req, error !== undefined);
-        next(error);
+        context.with(request, () => next(error));
       }),
     );
   };
