@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver.mjs';
 import { ENTRY, type ServiceProcess } from './support/spawn-service.mjs';
 import { WebhookServices } from './support/webhook-services.js';
@@ -295,7 +296,7 @@ describe('tracing (e2e, the built service with OpenTelemetry)', () => {
     try {
       const service = await services.start(`off-${randomUUID().slice(0, 8)}`, {
         ...(Object.keys(env).length > 0 ? otlp(receiver, env) : {}),
-        NODE_OPTIONS: `--require ${resolve('test/support/loaded-modules.cjs')}`,
+        NODE_OPTIONS: `--import ${pathToFileURL(resolve('test/support/loaded-modules.mjs')).href}`,
         LOADED_MODULES_FILE: loaded,
       });
       const res = await fetch(`${service.base}/pets?limit=1`, {
