@@ -214,8 +214,16 @@ describe('tracing (e2e, the built service with OpenTelemetry)', () => {
         'petstore.webhook.outcome': 'delivered',
         'http.response.status_code': 204,
       });
+      // The receiver continues the delivery's trace under its POST.
+      const post = await receiver.waitFor((spans) =>
+        spans.find(
+          (span) => span.traceId === delivery.traceId && span.parentSpanId === delivery.spanId && span.name === 'POST',
+        ),
+      );
+      expect(post.attributes).toMatchObject({ 'http.response.status_code': 204 });
+      expect(post.attributes).not.toHaveProperty('url.full');
       expect(hooks.received.map((headers) => headers.traceparent)).toContain(
-        `00-${delivery.traceId}-${delivery.spanId}-01`,
+        `00-${delivery.traceId}-${post.spanId}-01`,
       );
 
       // A unit of work: the wait for a turn, the pool's connection and the commit under it.

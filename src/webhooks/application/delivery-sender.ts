@@ -40,7 +40,8 @@ export const GONE_REASON = 'the endpoint answered 410 Gone';
  *
  * Each attempt is a span of its own trace (`webhook.delivery`: the endpoint's id,
  * the delivery's, the attempt's number, the receiver's status), linked to the span of
- * the change that made the event, and the POST carries its `traceparent`.
+ * the change that made the event; its POST is a span under it, whose `traceparent`
+ * the receiver gets.
  */
 @Injectable()
 export class DeliverySender {
@@ -60,7 +61,7 @@ export class DeliverySender {
   async deliver(job: DeliveryJob): Promise<void> {
     const delivery = await this.store.due(job);
     if (!delivery) return;
-    const options = { kind: SpanKind.CLIENT, root: true, links: linksTo(delivery.traceParent) };
+    const options = { kind: SpanKind.CONSUMER, root: true, links: linksTo(delivery.traceParent) };
     await tracer.startActiveSpan('webhook.delivery', options, async (span) => {
       try {
         if (span.isRecording()) {
@@ -96,11 +97,7 @@ export class DeliverySender {
     const result: TransportResult =
       secrets === null
         ? { ...NOT_SENT, error: 'the signing secret cannot be opened' }
-        : await this.transport.post(
-            delivery.url,
-            withTraceContext(deliveryHeaders(secrets, delivery.messageId, now, delivery.body)),
-            delivery.body,
-          );
+        : await this.post(delivery, deliveryHeaders(secrets, delivery.messageId, now, delivery.body));
     // One draw: the failed delivery's next attempt, and until when its endpoint backs off (even when the
     // delivery's retry window is spent, so that the endpoint's next delivery does not go at once).
     const delayMs = backoffDelayMs(this.config, delivery.attempts + 1, result.retryAfterMs);
@@ -119,6 +116,26 @@ export class DeliverySender {
       this.config.disableAfterMs,
     );
     if (disabled) this.logger.warn(`Disabled webhook endpoint ${delivery.webhookId}: ${disabled}`);
+  }
+
+  /**
+   * The POST, as a span of its own (`POST`, the status; not the URL, which may hold the
+   * receiver's own token) whose context the receiver gets as `traceparent`.
+   */
+  private post(delivery: DueDelivery, headers: Readonly<Record<string, string>>): Promise<TransportResult> {
+    return tracer.startActiveSpan('POST', { kind: SpanKind.CLIENT }, async (span) => {
+      try {
+        const result = await this.transport.post(delivery.url, withTraceContext(headers), delivery.body);
+        if (span.isRecording()) {
+          span.setAttribute('http.request.method', 'POST');
+          if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+          if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        return result;
+      } finally {
+        span.end();
+      }
+    });
   }
 
   /** The secrets in use, opened; null when one cannot be opened (sealed under another WEBHOOKS_SECRET_KEY, damaged). */
