@@ -41,8 +41,11 @@ try {
       body: JSON.stringify(body),
     });
   await call('POST', '/webhooks', { url: `http://127.0.0.1:${hook.address().port}/orders`, events: ['order.placed'] });
-  // A first order warms the key cache and the connections, as a running service has them.
+  // A first order (and its delivery) warms the key cache and the connections, as a running service has them.
   await call('POST', '/store/orders', { petId: 1, quantity: 1 });
+  const delivered = (span) =>
+    span.name === 'webhook.delivery' && span.attributes['petstore.webhook.outcome'] === 'delivered';
+  await otlp.waitFor((spans) => spans.some(delivered));
   const traceId = randomBytes(16).toString('hex');
   const res = await call(
     'POST',
@@ -52,11 +55,12 @@ try {
   );
   process.stdout.write(`POST /store/orders → ${res.status}, traceresponse ${res.headers.get('traceresponse')}\n\n`);
   const delivery = await otlp.waitFor((spans) =>
-    spans.find((span) => span.name === 'webhook.delivery' && span.links.some((link) => link.traceId === traceId)),
+    spans.find((span) => delivered(span) && span.links.some((link) => link.traceId === traceId)),
   );
   await sleep(500); // the delivery's last spans
   process.stdout.write(`${traceTree(otlp.spans, traceId)}\n\n`);
   process.stdout.write(`linked from trace ${delivery.traceId}:\n${traceTree(otlp.spans, delivery.traceId)}\n`);
+  process.stdout.write(`${JSON.stringify(delivery.attributes)}\n`);
 } finally {
   service.child.kill('SIGTERM');
   await service.exited;
