@@ -34,8 +34,8 @@ function summary(req: Request, res: Response, route: string | undefined): string
  * `res.setHeader`) and writes one line when the response ends (or the connection
  * is lost first): method, route template, status, duration, API key id, error code,
  * the request, and with tracing on the trace and span ids (the same the response's
- * `traceresponse` header carries). 5xx lines (and requests whose connection closed before the response
- * ended) are at level error. No credential the client sent is logged (see
+ * `traceresponse` header carries). 5xx lines (and requests whose connection closed
+ * before the response ended) are at level error. No credential the client sent is logged (see
  * `createRootLogger`). The same one listener tells the `ResponseObserver`s (the
  * duration metric). `giveRequestLoggers` gives requests a `req.log` bound to the id
  * (the exception filter logs a 5xx detail through it).
