@@ -10,7 +10,8 @@
  * modules that the tests add under test/extension/. docs/extending.md explains
  * the rules.
  */
-const CORE = '(shared|database|config|health|logging|metrics|lifecycle|openapi|cli|demo|rate-limits|platform|console)';
+const CORE =
+  '(shared|database|config|health|logging|metrics|lifecycle|openapi|cli|demo|rate-limits|platform|console|tracing)';
 /** A resource module's folder, e.g. src/pets. */
 const RESOURCE = `src/(?!${CORE}/)[^/]+`;
 const MODULE = `(${RESOURCE}|test/extension/[^/]+)`;

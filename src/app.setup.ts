@@ -31,6 +31,7 @@ const EXPOSED_HEADERS = [
   'Link',
   'Location',
   'X-Request-Id',
+  'traceresponse',
   'Retry-After',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

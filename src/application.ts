@@ -9,6 +9,7 @@ import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
 import { PlanTableService } from './rate-limits/plan-table.js';
+import { flushTraces } from './tracing/flush-traces.js';
 
 /** The signals the start-up held (main.ts) until the graceful shutdown can take them. */
 export interface HeldSignals {
@@ -43,7 +44,8 @@ export async function startApplication(
     installGracefulShutdown(app, {
       graceMs: config.shutdownGraceMs,
       logger,
-      afterClose: () => database.stop(),
+      // The spans of the shutdown itself included, the last ones go out before the process exits.
+      afterClose: () => database.stop().finally(flushTraces),
       exit: (code) => process.exit(code),
     });
     await app.listen(config.port);

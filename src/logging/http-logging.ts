@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { type SpanContext, trace } from '@opentelemetry/api';
 import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { routeTemplate } from '../shared/http/route-template.js';
+import { TRACE_RESPONSE_HEADER, traceResponse } from '../tracing/trace-response.js';
 import { requestJson } from './log-serializers.js';
 import { redactUrl } from './redaction.js';
 import { requestId } from './request-id.js';
@@ -31,8 +33,9 @@ function summary(req: Request, res: Response, route: string | undefined): string
  * request id (`X-Request-Id`: kept when valid, else generated, and sent back with
  * `res.setHeader`) and writes one line when the response ends (or the connection
  * is lost first): method, route template, status, duration, API key id, error code,
- * the request. 5xx lines (and requests whose connection closed before the response
- * ended) are at level error. No credential the client sent is logged (see
+ * the request, and with tracing on the trace and span ids (the same the response's
+ * `traceresponse` header carries). 5xx lines (and requests whose connection closed
+ * before the response ended) are at level error. No credential the client sent is logged (see
  * `createRootLogger`). The same one listener tells the `ResponseObserver`s (the
  * duration metric). `giveRequestLoggers` gives requests a `req.log` bound to the id
  * (the exception filter logs a 5xx detail through it).
@@ -62,7 +65,11 @@ export class HttpLogging {
       const started = performance.now();
       const id = requestId(req, res);
       req.id = id;
-      res.on('close', () => this.closed(req, res, performance.now() - started));
+      // The span the HTTP instrumentation opened for the request (none with tracing off).
+      const span = trace.getActiveSpan()?.spanContext();
+      const traced = traceResponse(span);
+      if (traced) res.setHeader(TRACE_RESPONSE_HEADER, traced);
+      res.on('close', () => this.closed(req, res, performance.now() - started, traced ? span : undefined));
       if (bindContext) context.runInContext(next, { bindings: { reqId: id } });
       else next();
     };
@@ -91,7 +98,7 @@ export class HttpLogging {
     });
   }
 
-  private closed(req: Request, res: Response, durationMs: number): void {
+  private closed(req: Request, res: Response, durationMs: number, span: SpanContext | undefined): void {
     const route = routeTemplate(req);
     for (const observer of this.observers) observer(req, res, route, durationMs);
     const failed = res.statusCode >= 500 || !res.writableFinished;
@@ -105,6 +112,8 @@ export class HttpLogging {
       durationMs: Math.round(durationMs),
       apiKeyId: (req as AuthenticatedRequest).apiKey?.id,
       code: typeof errorCode === 'string' ? errorCode : undefined,
+      traceId: span?.traceId,
+      spanId: span?.spanId,
     };
     const msg = summary(req, res, route);
     if (failed) this.root.error({ ...fields, req }, msg);

@@ -91,6 +91,9 @@ export interface RequestLineFields<Req = object> {
   readonly apiKeyId?: number;
   /** The Error code of a failure (`RATE_LIMIT_EXCEEDED`, …), as recorded by the exception filter. */
   readonly code?: string;
+  /** With tracing on: the request's trace and the id of its span (as its `traceresponse` header gives them). */
+  readonly traceId?: string;
+  readonly spanId?: string;
   readonly req: Req;
 }
 
@@ -115,12 +118,15 @@ export function requestInfoLineWriter(root: Logger, destination: DestinationStre
   const clock = isoClock();
   return (fields, msg) => {
     if (!root.isLevelEnabled('info')) return;
-    const { reqId, method, route, status, durationMs, apiKeyId, code, req } = fields;
+    const { reqId, method, route, status, durationMs, apiKeyId, code, traceId, spanId, req } = fields;
     let line = `{"level":"info","time":"${clock()}${afterTime}${jsonText(reqId)},"method":${repeatedJsonText(
       method,
     )},"route":${route === null ? 'null' : repeatedJsonText(route)},"status":${status},"durationMs":${durationMs}`;
     if (apiKeyId !== undefined) line += `,"apiKeyId":${apiKeyId}`;
     if (code !== undefined) line += `,"code":${repeatedJsonText(code)}`;
+    // Hex ids (the span context's, valid ones only): nothing to escape or redact.
+    if (traceId !== undefined) line += `,"traceId":"${traceId}"`;
+    if (spanId !== undefined) line += `,"spanId":"${spanId}"`;
     destination.write(`${line},"req":${req},"msg":${route === null ? jsonText(msg) : repeatedJsonText(msg)}}\n`);
   };
 }

@@ -33,6 +33,13 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string', maxLength: 128 },
     example: '3b1f0c9e-6a52-4d0e-9a34-2f4b8f0d7c11',
   },
+  traceresponse: {
+    description:
+      'Present when the service traces (OpenTelemetry): the W3C Trace Context `traceresponse` of the request, ' +
+      '`00-<trace id>-<span id>-<flags>` (flags `01`: sampled), continuing the `traceparent` sent, if any',
+    schema: { type: 'string', pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+    example: '00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01',
+  },
   'Retry-After': {
     description: 'Seconds to wait before retrying',
     schema: { type: 'integer', format: 'int32', minimum: 0 },
@@ -46,7 +53,13 @@ const HEADERS: Record<string, Json> = {
 };
 
 /** Headers every response carries, errors included. */
-const EVERY_RESPONSE_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'];
+const EVERY_RESPONSE_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Request-Id',
+  'traceresponse',
+];
 
 const headerRefs = (names: readonly string[]): Json =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));

@@ -17,6 +17,7 @@ import { Webhooks1764028800000 } from './infrastructure/migrations/1764028800000
 import { WebhookSecretRotation1795759200000 } from './infrastructure/migrations/1795759200000-webhook-secret-rotation.js';
 import { DeliveryJobs1795780800000 } from './infrastructure/migrations/1795780800000-delivery-jobs.js';
 import { EndpointBackoff1795802400000 } from './infrastructure/migrations/1795802400000-endpoint-backoff.js';
+import { EventTraceContext1795878770314 } from './infrastructure/migrations/1795878770314-event-trace-context.js';
 import { NodeTargetResolver } from './infrastructure/node-target-resolver.js';
 import { PrometheusWebhookMetrics } from './infrastructure/prometheus-webhook-metrics.js';
 import { PgBossDeliveryQueue } from './infrastructure/pg-boss-delivery-queue.js';
@@ -32,6 +33,7 @@ export const WEBHOOK_MIGRATIONS = [
   WebhookSecretRotation1795759200000,
   DeliveryJobs1795780800000,
   EndpointBackoff1795802400000,
+  EventTraceContext1795878770314,
 ];
 
 /** Migrations of this module that shipped under a name dated ahead of the clock: former name → name. */

@@ -15,7 +15,10 @@
 //   REDIS_URL           for the Redis scenario (default redis://127.0.0.1:6379; skipped if unreachable)
 //   BENCH_SCENARIOS     comma-separated, default all but steady-load: pets-by-id, pet-by-path,
 //                       list-first, deep-10k, deep-1m, orders, orders-idempotent, redis,
-//                       cold-start; and steady-load (opt-in: 10 minutes a build by default)
+//                       tracing, tracing-list, cold-start; and steady-load (opt-in: 10 minutes a
+//                       build by default)
+//   BENCH_TRACING_RATIO the tracing scenarios' sampling ratio (0.1): the service with tracing on
+//                       (OTLP/HTTP protobuf to a sink the bench runs) against the service
 //   BENCH_DURATION      seconds per measured run (8)      BENCH_ROUNDS     rounds (3)
 //   BENCH_WARMUP        seconds of warm-up per server (3) BENCH_CONNECTIONS connections (50)
 //   BENCH_FIRST_WARMUP  seconds of warm-up per server before the first scenario (10): every
@@ -51,6 +54,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, URL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { startOtlpReceiver } from '../support/otlp-receiver.mjs';
 import { deleteRedisKeys, recreateDatabase } from '../support/spawn-service.mjs';
 import { startCommand } from '../support/start-flags.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
@@ -72,6 +76,8 @@ const ALL_SCENARIOS = [
   'orders',
   'orders-idempotent',
   'redis',
+  'tracing',
+  'tracing-list',
   'cold-start',
   'steady-load',
 ];
@@ -105,6 +111,13 @@ function buildEntry(path, name) {
 function startEntry(root) {
   const entry = startCommand(root)?.at(-1);
   return entry && existsSync(join(root, entry)) ? join(root, entry) : undefined;
+}
+
+function ratioOption(value, normal) {
+  if (value === undefined || value === '') return normal;
+  const ratio = Number(value);
+  if (!(ratio >= 0 && ratio <= 1)) throw new Error('BENCH_TRACING_RATIO must be a number from 0 to 1');
+  return ratio;
 }
 
 function parseOptions(argv, env) {
@@ -157,12 +170,13 @@ function parseOptions(argv, env) {
     entry: buildEntry(env.BENCH_ENTRY || env.PETSTORE_ENTRY || 'dist/petstore.cjs', 'BENCH_ENTRY'),
     baseline: env.BENCH_BASELINE ? buildEntry(env.BENCH_BASELINE, 'BENCH_BASELINE') : undefined,
     referenceReads: env.BENCH_REFERENCE_READS === 'batched' ? 'batched' : 'single',
+    tracingRatio: ratioOption(env.BENCH_TRACING_RATIO, 0.1),
     key: `psk_bench_${randomBytes(20).toString('hex')}`,
   };
 }
 
 /** The load scenarios, with the servers each compares. */
-function loadScenarios(data, databaseUrl, baseline) {
+function loadScenarios(data, databaseUrl, baseline, tracingRatio) {
   const all = ['service', ...(baseline ? ['baseline'] : []), 'minimal', 'floor'];
   const order = JSON.stringify({ petId: data.hotPetId, quantity: 1 });
   // Every request of a scenario but the first page asks a different pet or page, at random among
@@ -216,6 +230,18 @@ function loadScenarios(data, databaseUrl, baseline) {
       servers: ['service', 'service+redis'],
       request: byId,
     },
+    {
+      id: 'tracing',
+      title: `GET /pets?id=N (${many} N), tracing on (${tracingRatio * 100}% sampled, OTLP to a sink) vs off`,
+      servers: ['service', 'service+tracing'],
+      request: byId,
+    },
+    {
+      id: 'tracing-list',
+      title: `GET /pets (first page), tracing on (${tracingRatio * 100}% sampled, OTLP to a sink) vs off`,
+      servers: ['service', 'service+tracing'],
+      request: { path: '/pets' },
+    },
   ];
 }
 
@@ -245,6 +271,8 @@ const log = (line) => process.stderr.write(`${line}\n`);
 
 async function run(options, logDir) {
   const wanted = (id) => options.scenarios.includes(id);
+  /** The tracing scenarios' OTLP sink. */
+  let sink;
   const prefix = `bench:${randomUUID()}:`;
   const serviceEnv = {
     DATABASE_URL: options.databaseUrl,
@@ -309,6 +337,18 @@ async function run(options, logDir) {
         results.notes.push(`Redis scenario skipped: no Redis answers at ${options.redisUrl}`);
       }
     }
+    if (wanted('tracing') || wanted('tracing-list')) {
+      // The same build with tracing on, exporting (OTLP/HTTP, protobuf: the default) to a sink
+      // in this process that answers 200 and only counts what it gets.
+      sink = await startOtlpReceiver();
+      const env = {
+        ...serviceEnv,
+        OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: String(options.tracingRatio),
+      };
+      servers['service+tracing'] = await startProcess({ name: 'service+tracing', script: options.entry, env, logDir });
+    }
     for (const server of Object.values(servers)) await waitForOk(server, '/health/ready');
     await sleep(1_000);
     for (const [name, server] of Object.entries(servers)) results.memory[name] = { idle: memoryMb(server.pid) };
@@ -318,7 +358,7 @@ async function run(options, logDir) {
     log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
 
     let first = true;
-    for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline)) {
+    for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline, options.tracingRatio)) {
       if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
       log(`${scenario.title}`);
       const list = scenario.servers.map((name) => servers[name]);
@@ -329,6 +369,12 @@ async function run(options, logDir) {
     for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
   }
   await stopAll();
+  if (sink) {
+    results.notes.push(
+      `Tracing sink: ${sink.stats.requests} OTLP exports, ${(sink.stats.bytes / 1e6).toFixed(1)} MB received`,
+    );
+    await sink.close();
+  }
 
   /** The builds compared by the scenarios that start their own processes. */
   const builds = [

@@ -1,3 +1,4 @@
+import { context, type Span, trace } from '@opentelemetry/api';
 import { addressAllowed } from './address-rules.js';
 import { type ApiKey, isExpired } from './api-key.js';
 import type { ApiKeyResolver } from './api-key.resolver.js';
@@ -23,6 +24,7 @@ const INVALID: Authentication = { kind: 'invalid' };
 const EXPIRED: Authentication = { kind: 'expired' };
 const ADDRESS_NOT_ALLOWED: Authentication = { kind: 'address_not_allowed' };
 const RESULT = Symbol('authentication');
+const tracer = trace.getTracer('petstore-api');
 
 type Remembered = AuthenticatedRequest & { [RESULT]?: Authentication };
 
@@ -46,9 +48,34 @@ export function authenticateRequest(
   const secret = req.header(API_KEY_HEADER);
   if (typeof secret !== 'string' || secret === '') return remember(req, NONE);
   if (secret.length > MAX_API_KEY_LENGTH) return remember(req, INVALID);
+  const span = trace.getActiveSpan()?.isRecording() ? tracer.startSpan('authenticate') : undefined;
   const known = resolver.resolveAtOnce(secret);
-  if (known !== undefined) return remember(req, judge(req, known, resolver));
-  return resolver.resolve(secret).then((key) => remember(req, judge(req, key, resolver)));
+  if (known !== undefined) return traced(span, 'cache', remember(req, judge(req, known, resolver)));
+  // The store's query under this span (shared lookups: under the first asker's).
+  const lookup = span
+    ? context.with(trace.setSpan(context.active(), span), () => resolver.resolve(secret))
+    : resolver.resolve(secret);
+  return lookup.then(
+    (key) => traced(span, 'store', remember(req, judge(req, key, resolver))),
+    (error: unknown) => {
+      span?.setAttribute('petstore.auth.lookup', 'store').end(); // the store failed: the request's status says so
+      throw error;
+    },
+  );
+}
+
+/**
+ * Ends the span of a traced authentication (`authenticate`): whether the caches
+ * knew the secret (`cache`) or the key store was asked (`store`), the outcome, and
+ * the key's id — never the key.
+ */
+function traced(span: Span | undefined, lookup: 'cache' | 'store', result: Authentication): Authentication {
+  if (span) {
+    span.setAttributes({ 'petstore.auth.lookup': lookup, 'petstore.auth.result': result.kind });
+    if (result.kind === 'key') span.setAttribute('petstore.api_key.id', result.key.id);
+    span.end();
+  }
+  return result;
 }
 
 function judge(req: AuthenticatedRequest, key: ApiKey | null, resolver: ApiKeyResolver): Authentication {

@@ -1966,6 +1966,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -1982,6 +1983,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -1998,6 +2000,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2014,6 +2017,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2030,6 +2034,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2046,6 +2051,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2062,6 +2068,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2078,6 +2085,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2095,6 +2103,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2111,6 +2120,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 [name: string]: unknown;
             };
             content: {
@@ -2127,6 +2137,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                traceresponse: components["headers"]["traceresponse"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -2162,6 +2173,11 @@ export interface components {
          */
         "X-Request-Id": string;
         /**
+         * @description Present when the service traces (OpenTelemetry): the W3C Trace Context `traceresponse` of the request, `00-<trace id>-<span id>-<flags>` (flags `01`: sampled), continuing the `traceparent` sent, if any
+         * @example 00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01
+         */
+        traceresponse: string;
+        /**
          * @description Seconds to wait before retrying
          * @example 30
          */
@@ -2192,6 +2208,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,6 +2240,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2291,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2311,6 +2330,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -2348,6 +2368,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /** @description URL of the key */
                     Location?: string;
                     [name: string]: unknown;
@@ -2369,6 +2390,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2406,6 +2428,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,6 +2445,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2460,6 +2484,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2474,6 +2499,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2517,6 +2543,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2560,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,6 +2580,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +2618,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2605,6 +2635,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2647,6 +2678,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2663,6 +2695,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2736,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2717,6 +2751,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2755,6 +2790,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2769,6 +2805,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2812,6 +2849,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,6 +2866,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2865,6 +2904,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -2902,6 +2942,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /** @description URL of the account */
                     Location?: string;
                     [name: string]: unknown;
@@ -2921,6 +2962,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,6 +3002,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2976,6 +3019,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3014,6 +3058,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3028,6 +3073,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3091,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3086,6 +3133,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,6 +3150,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3119,6 +3168,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3213,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,6 +3230,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3211,6 +3263,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3295,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3284,6 +3338,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -3360,6 +3415,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -3469,6 +3525,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -3506,6 +3563,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /** @description URL of the new category */
                     Location?: string;
                     [name: string]: unknown;
@@ -3525,6 +3583,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3623,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,6 +3640,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +3683,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,6 +3700,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3655,6 +3718,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,6 +3758,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3708,6 +3773,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +3791,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3767,6 +3834,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -3804,6 +3872,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /** @description URL of the new pet */
                     Location?: string;
                     [name: string]: unknown;
@@ -3825,6 +3894,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +3932,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /**
                      * @description RFC 9745: `@` and the Unix time when the operation was deprecated
                      * @example @1793491200
@@ -3893,6 +3964,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /**
                      * @description RFC 9745: `@` and the Unix time when the operation was deprecated
                      * @example @1793491200
@@ -3925,6 +3997,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /**
                      * @description RFC 9745: `@` and the Unix time when the operation was deprecated
                      * @example @1793491200
@@ -3981,6 +4054,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3997,6 +4071,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,6 +4091,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4053,6 +4129,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4067,6 +4144,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4084,6 +4162,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4125,6 +4204,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4141,6 +4221,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,6 +4241,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4200,6 +4282,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -4241,6 +4324,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     /** @description URL of the new order */
                     Location?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` */
@@ -4262,6 +4346,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4280,6 +4365,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +4403,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4333,6 +4420,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,6 +4459,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4385,6 +4474,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4402,6 +4492,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,6 +4534,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4459,6 +4551,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4476,6 +4569,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4516,6 +4610,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -4555,6 +4650,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +4667,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4613,6 +4710,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,6 +4727,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4672,6 +4771,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -4710,6 +4810,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -4747,6 +4848,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4764,6 +4866,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4782,6 +4885,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +4923,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4835,6 +4940,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +4979,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4887,6 +4994,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,6 +5038,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4946,6 +5055,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4965,6 +5075,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5002,6 +5113,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +5130,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5056,6 +5169,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5072,6 +5186,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5230,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
@@ -5132,6 +5248,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5175,6 +5292,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5191,6 +5309,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    traceresponse: components["headers"]["traceresponse"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,8 @@
+import { context, trace } from '@opentelemetry/api';
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '@petstore/errors';
 import type { NextFunction, Request, Response } from 'express';
 import onHeaders from 'on-headers';
+import { endDecisionSpan, startDecisionSpan } from './decision-span.js';
 import { type RateLimitDecision, refunded, setRateLimitHeaders } from './rate-limit-decision.js';
 import type { RateLimitClient, RateLimitOptions, RateLimitRefusal } from './rate-limit.options.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -36,6 +38,19 @@ export class RateLimitMiddleware {
   }
 
   readonly handle = (req: Request, res: Response, next: NextFunction): void => {
+    const span = startDecisionSpan(this.limiter.countsInProcess ? 'memory' : 'redis');
+    if (!span) return this.decide(req, res, next);
+    // The storage's commands (Redis) under the decision's span; the rest of the request under the request's.
+    const request = context.active();
+    context.with(trace.setSpan(request, span), () =>
+      this.decide(req, res, (error?: unknown) => {
+        endDecisionSpan(span, req, error !== undefined);
+        context.with(request, () => next(error));
+      }),
+    );
+  };
+
+  private decide(req: Request, res: Response, next: (error?: unknown) => void): void {
     const requested = req.path; // a getter (parses the URL): read once
     const path = requested.length > 1 && requested.endsWith('/') ? requested.slice(0, -1) : requested;
     const exemption = this.isExempt(path) ? 'all' : (this.routes?.exemption(req, requested) ?? null);
@@ -50,7 +65,7 @@ export class RateLimitMiddleware {
       (rejection) => next(rejection),
       (error: unknown) => next(error),
     );
-  };
+  }
 
   private async run(
     req: Request,

@@ -34,6 +34,11 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Whether the counters are in this process (memory), not in a shared storage (Redis). */
+  get countsInProcess(): boolean {
+    return this.storage.hitSync !== undefined;
+  }
+
   /** The quotas that apply: the client's own, else its plan's (read now, so a reload applies at once). */
   limitsFor(client: RateLimitClient): RateLimitQuota {
     return client.limits ?? this.quotaOf(client.plan);

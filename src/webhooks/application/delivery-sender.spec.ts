@@ -30,6 +30,7 @@ const due = (patch: Partial<DueDelivery> = {}): DueDelivery => ({
   attempts: 0,
   elapsedMs: 0,
   askedByOwner: false,
+  traceParent: null,
   ...patch,
 });
 const JOB: DeliveryJob = { deliveryId: 7, jobId: 'job-7', askedByOwner: false };

@@ -28,6 +28,8 @@ export interface DueDelivery {
   readonly elapsedMs: number;
   /** Its job was asked for by the endpoint's owner (carried over when the delivery waits for a busy endpoint). */
   readonly askedByOwner: boolean;
+  /** The W3C `traceparent` of the change that made its event, when that change was traced; null otherwise (pings too). */
+  readonly traceParent: string | null;
 }
 
 /** What one POST came to. */

@@ -16,7 +16,7 @@ import { SECRET_COLUMNS, type SecretColumns, signingSecretsOf } from './typeorm-
 const DUE = `SELECT d.id, d.webhook_id, d.job_id, d.status, d.attempts, d.created_at,
     (EXTRACT(EPOCH FROM now() - d.first_due_at) * 1000)::bigint AS elapsed_ms,
     w.url, ${SECRET_COLUMNS}, w.enabled, k.revoked_at IS NOT NULL AS revoked,
-    e.id AS event_id, e.type, e.occurred_at, e.data
+    e.id AS event_id, e.type, e.occurred_at, e.data, e.trace_parent
   FROM webhook_deliveries d
   JOIN webhooks w ON w.id = d.webhook_id
   JOIN api_keys k ON k.id = w.api_key_id
@@ -38,6 +38,7 @@ interface DueRow extends SecretColumns {
   type: StoreEventType | null;
   occurred_at: Date | null;
   data: StoreEventData | null;
+  trace_parent: string | null;
 }
 
 /** The attempt's row, only while this job is still the delivery's current one (not cancelled or superseded). */
@@ -264,5 +265,6 @@ function toDue(row: DueRow, job: DeliveryJob): DueDelivery {
     attempts: row.attempts,
     elapsedMs: Number(row.elapsed_ms),
     askedByOwner: job.askedByOwner,
+    traceParent: row.trace_parent,
   };
 }

@@ -54,6 +54,7 @@ function ratioRow(label, r) {
 function comparisons(result) {
   const names = Object.keys(result.servers);
   if (result.id === 'redis') return [['redis/memory', 'service+redis', 'service']];
+  if (result.id.startsWith('tracing')) return [['tracing on/off', 'service+tracing', 'service']];
   return ['baseline', 'floor', 'minimal']
     .filter((ref) => names.includes(ref))
     .map((ref) => [`service/${ref}`, 'service', ref]);
@@ -162,6 +163,13 @@ export function targets(results) {
     1.0,
     true,
   );
+  for (const id of ['tracing', 'tracing-list']) {
+    const result = results.scenarios[id];
+    const on = result?.servers['service+tracing']
+      ? ratios(result.servers['service+tracing'], result.servers.service)
+      : null;
+    add(`${result?.title ?? id}: throughput on/off (issue 43)`, on?.throughput ?? null, 0.9, true);
+  }
   const memory = results.memory.service;
   add('service RSS after the whole benchmark', memory?.after?.rss ?? null, 200, false, ' MB');
   const cold = results.coldStart?.builds.service;
@@ -176,7 +184,7 @@ export function targetsText(list) {
   const measured = list.filter((t) => t.met !== null);
   const missed = measured.filter((t) => !t.met).length;
   const lines = [
-    `Targets of issue 35: ${measured.length - missed} met, ${missed} missed, ${list.length - measured.length} not measured`,
+    `Targets of issues 35 and 43: ${measured.length - missed} met, ${missed} missed, ${list.length - measured.length} not measured`,
   ];
   for (const t of measured) {
     const digits = t.unit === ' MB' ? 0 : 2;
