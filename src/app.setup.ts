@@ -22,6 +22,8 @@ import { responseDefaults } from './shared/http/private-cache.middleware.js';
 import { parseQuery } from './shared/http/query-parser.js';
 import { useRouteCatalog } from './shared/http/route-template.js';
 import { validateNoCacheRequests } from './shared/http/validating-freshness.js';
+import { traceRequests } from './tracing/request-tracing.js';
+import { tracingRequested } from './tracing/tracing-switch.js';
 
 /** Served by Swagger (below) to anyone: the only answers a shared cache may keep. */
 const PUBLIC_DOCUMENTS = ['/docs', '/openapi.json', '/openapi.yaml'];
@@ -56,7 +58,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): IN
   // its deep links under the template named here, which the metrics and logs of its files share).
   routes.add({ method: 'GET', path: CONSOLE_PATH }, { method: 'GET', path: `${CONSOLE_PATH}/{*any}` });
   useRouteCatalog(app.getHttpAdapter().getInstance(), routes);
-  // First: the request id, the request log line and the duration metric (one listener for both),
+  // With tracing on (the entry started the SDK), the request's span comes first: all that follows runs in it.
+  if (tracingRequested(process.env)) app.use(traceRequests());
+  // Then the request id, the request log line and the duration metric (one listener for both),
   // so that every request is logged and timed, whichever middleware answers it.
   const logging = app.get(HttpLogging);
   logging.observe(app.get(AppMetrics).recordRequest);

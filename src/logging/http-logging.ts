@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type SpanContext, trace } from '@opentelemetry/api';
 import type { AuthenticatedRequest } from '@petstore/auth';
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { routeTemplate } from '../shared/http/route-template.js';
-import { TRACE_RESPONSE_HEADER, traceResponse } from '../tracing/trace-response.js';
+import { requestSpanContext } from '../tracing/request-tracing.js';
 import { requestJson } from './log-serializers.js';
 import { redactUrl } from './redaction.js';
 import { requestId } from './request-id.js';
@@ -65,11 +64,7 @@ export class HttpLogging {
       const started = performance.now();
       const id = requestId(req, res);
       req.id = id;
-      // The span the HTTP instrumentation opened for the request (none with tracing off).
-      const span = trace.getActiveSpan()?.spanContext();
-      const traced = traceResponse(span);
-      if (traced) res.setHeader(TRACE_RESPONSE_HEADER, traced);
-      res.on('close', () => this.closed(req, res, performance.now() - started, traced ? span : undefined));
+      res.on('close', () => this.closed(req, res, performance.now() - started));
       if (bindContext) context.runInContext(next, { bindings: { reqId: id } });
       else next();
     };
@@ -98,7 +93,9 @@ export class HttpLogging {
     });
   }
 
-  private closed(req: Request, res: Response, durationMs: number, span: SpanContext | undefined): void {
+  private closed(req: Request, res: Response, durationMs: number): void {
+    // The request's span, opened by `traceRequests` before this middleware (none with tracing off).
+    const span = requestSpanContext(req);
     const route = routeTemplate(req);
     for (const observer of this.observers) observer(req, res, route, durationMs);
     const failed = res.statusCode >= 500 || !res.writableFinished;

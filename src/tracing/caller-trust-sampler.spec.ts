@@ -7,7 +7,8 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace';
 import { compileTrustProxy } from '../lifecycle/trust-proxy.js';
-import { CallerTrustSampler, PEER_ADDRESS, samplerFromEnv } from './caller-trust-sampler.js';
+import { CallerTrustSampler, samplerFromEnv } from './caller-trust-sampler.js';
+import { PEER_ADDRESS } from './server-span.js';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 

@@ -7,9 +7,7 @@ import {
   type SamplingResult,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace';
-
-/** The attribute instrumentation-http gives a server span at its start: the socket's peer address. */
-export const PEER_ADDRESS = 'network.peer.address';
+import { PEER_ADDRESS } from './server-span.js';
 
 /** The sampler the standard variables name, and the one that decides a trace's root (the same when not parent-based). */
 export interface ConfiguredSampler {

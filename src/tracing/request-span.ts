@@ -17,8 +17,7 @@ export const REQUEST_ATTRIBUTES = {
  * the request id, `res.locals.errorCode` recorded by the exception filter): the route
  * template (and the span's name with it), the id of the API key — never the key —,
  * the `X-Request-Id`, and on a 5xx the Error code as `error.type` (the span's error
- * status is the HTTP instrumentation's: 5xx only). Plain values only: these objects
- * cross from the service's bundle to the SDK's.
+ * status is set by `traceRequests`: 5xx only).
  */
 export function requestSpanAttributes(
   request: IncomingMessage,

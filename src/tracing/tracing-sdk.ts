@@ -1,20 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { compileTrustProxy } from '../lifecycle/trust-proxy.js';
 import { CallerTrustSampler, samplerFromEnv } from './caller-trust-sampler.js';
-import { requestSpanAttributes } from './request-span.js';
 
 /** The service's name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names it. */
 export const DEFAULT_SERVICE_NAME = 'petstore-api';
-
-/** Requests that make no trace: the probes and the metrics scrape, every few seconds and of no interest. */
-const UNTRACED_PATHS = /^\/(health\/(live|ready)|metrics)\/?(\?|$)/;
 
 /**
  * OpenTelemetry's Node SDK, started by the entry (src/start.ts) before the service is
@@ -27,9 +21,10 @@ const UNTRACED_PATHS = /^\/(health\/(live|ready)|metrics)\/?(\?|$)/;
  * (W3C trace context and baggage). Here: the service's name and version as defaults,
  * the sampler (`CallerTrustSampler`), traces only (no metrics or logs: Prometheus
  * and the log lines say those), and the instrumentations:
- * - http, incoming requests only: the probes and /metrics are not traced; the
- *   webhook deliveries, the one outgoing request, make their own span, which names
- *   the endpoint's id and not its URL (a receiver's URL may carry its own token);
+ * - no http instrumentation: the request's span is the service's (`traceRequests`,
+ *   mounted first when tracing is on), and the webhook deliveries, the one outgoing
+ *   request, make their own, which names the endpoint's id and not its URL (a
+ *   receiver's URL may carry its own token);
  * - pg: each statement's text as sent, parameterised — never the values
  *   (`enhancedDatabaseReporting` off) —, and the pool's connects; only inside a
  *   trace (the job queue's polls make none). Each statement carries its span's
@@ -48,16 +43,6 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): NodeSDK {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({
-        disableOutgoingRequestInstrumentation: true,
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url ?? ''),
-        applyCustomAttributesOnSpan: (span, request, response) => {
-          if (!span.isRecording() || !(request instanceof IncomingMessage)) return;
-          const { name, attributes } = requestSpanAttributes(request, response as ServerResponse);
-          span.setAttributes(attributes);
-          if (name) span.updateName(name);
-        },
-      }),
       new PgInstrumentation({
         enhancedDatabaseReporting: false,
         requireParentSpan: true,
