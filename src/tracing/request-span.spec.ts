@@ -24,7 +24,13 @@ describe('requestSpanAttributes', () => {
   });
 
   it('leaves the name alone for a path no route serves', () => {
-    const req = request({ path: '/nowhere', app: { locals: {} }, id: 'req-3' });
+    const req = request({
+      path: '/nowhere',
+      url: '/nowhere',
+      originalUrl: '/nowhere',
+      app: { locals: {} },
+      id: 'req-3',
+    });
     expect(requestSpanAttributes(req, response(404, 'ROUTE_NOT_FOUND'))).toEqual({
       name: undefined,
       attributes: { 'petstore.request_id': 'req-3' },
