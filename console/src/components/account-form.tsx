@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { type Account, PLANS, type Plan, type Schemas } from '../api.js';
+import { LimitFields } from './limit-fields.js';
 
 export interface AccountFields {
   name: string;
@@ -85,30 +86,12 @@ export function AccountForm({
         </select>
       </div>
       {fields.plan === 'enterprise' && (
-        <>
-          <div class="field">
-            <label for={id('per-minute')}>Requests per minute</label>
-            <input
-              id={id('per-minute')}
-              type="number"
-              min={1}
-              required
-              value={fields.perMinute}
-              onInput={(e) => set('perMinute', e.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for={id('per-day')}>Requests per day</label>
-            <input
-              id={id('per-day')}
-              type="number"
-              min={1}
-              required
-              value={fields.perDay}
-              onInput={(e) => set('perDay', e.currentTarget.value)}
-            />
-          </div>
-        </>
+        <LimitFields
+          idPrefix={idPrefix}
+          perMinute={fields.perMinute}
+          perDay={fields.perDay}
+          onChange={(name, value) => set(name, value)}
+        />
       )}
       <div class="field">
         <label for={id('external')}>External id (optional, e.g. the billing system's)</label>

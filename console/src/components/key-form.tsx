@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Account, type ApiKey, PLANS, type Plan, type Schemas, type Scope, SCOPES } from '../api.js';
 import { fromLocalInput, list, toLocalInput } from '../format.js';
+import { LimitFields } from './limit-fields.js';
 
 /** What the key form edits: the fields of POST /admin/api-keys and PATCH /admin/api-keys/{keyId}. */
 export interface KeyFields {
@@ -152,30 +153,12 @@ export function KeyForm({
         ))}
       </fieldset>
       {fields.plan === 'enterprise' && !inAccount && (
-        <>
-          <div class="field">
-            <label for={id('per-minute')}>Requests per minute</label>
-            <input
-              id={id('per-minute')}
-              type="number"
-              min={1}
-              required
-              value={fields.perMinute}
-              onInput={(e) => set('perMinute', e.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for={id('per-day')}>Requests per day</label>
-            <input
-              id={id('per-day')}
-              type="number"
-              min={1}
-              required
-              value={fields.perDay}
-              onInput={(e) => set('perDay', e.currentTarget.value)}
-            />
-          </div>
-        </>
+        <LimitFields
+          idPrefix={idPrefix}
+          perMinute={fields.perMinute}
+          perDay={fields.perDay}
+          onChange={(name, value) => set(name, value)}
+        />
       )}
       <div class="field">
         <label for={id('expires')}>Expires (empty: never)</label>
