@@ -8,8 +8,12 @@ import type { AppConfig } from './config/app.config.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
+import { flushNodeCompileCache } from './platform/compile-cache.js';
 import { PlanTableService } from './rate-limits/plan-table.js';
 import { flushTraces } from './tracing/flush-traces.js';
+
+/** How long after listening the compile cache is written to disk (src/platform/compile-cache.ts). */
+const COMPILE_CACHE_FLUSH_DELAY_MS = 10_000;
 
 /** The signals the start-up held (main.ts) until the graceful shutdown can take them. */
 export interface HeldSignals {
@@ -52,6 +56,9 @@ export async function startApplication(
     new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
     const held = signals.held();
     if (held) process.kill(process.pid, held);
+    // The compile cache on disk before anything can kill the process, yet not in the way of
+    // the first requests (a new build's cache is a few MB to write).
+    setTimeout(flushNodeCompileCache, COMPILE_CACHE_FLUSH_DELAY_MS).unref();
   } catch (error) {
     await app?.close().catch(() => undefined);
     throw error;

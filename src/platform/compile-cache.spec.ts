@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,6 +50,37 @@ describe('Node compile cache', () => {
     const { returned } = enableInFreshNode({ DATA_DIR: dataDir });
     expect(returned.enabled).toBe(false);
     expect(returned.detail).not.toBe('');
+  });
+
+  it('is on disk once flushed, though the process is then killed before it could write it at exit', async () => {
+    /** Files in the cache's directory after a fresh node loads a module and is killed from outside, flushing first or not. */
+    const cachedAfterKill = async (flush: boolean): Promise<number> => {
+      const dir = mkdtempSync(join(dataDir, 'run-'));
+      writeFileSync(join(dir, 'loaded.cjs'), 'exports.loaded = () => 1;\n');
+      const source = pathToFileURL(resolve('src/platform/compile-cache.ts')).href;
+      const code =
+        `const m = await import(${JSON.stringify(source)}); m.enableNodeCompileCache(process.env);` +
+        `await import(${JSON.stringify(pathToFileURL(join(dir, 'loaded.cjs')).href)});` +
+        `${flush ? 'm.flushNodeCompileCache();' : ''} console.log('loaded'); setInterval(() => {}, 1000);`;
+      const inherited = { ...process.env };
+      delete inherited.NODE_COMPILE_CACHE;
+      delete inherited.NODE_DISABLE_COMPILE_CACHE;
+      const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], {
+        env: { ...inherited, NODE_OPTIONS: '', DATA_DIR: dir },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise((done) => child.once('exit', (_code, signal) => done(signal)));
+      await new Promise((loaded) => child.stdout.once('data', loaded));
+      child.kill('SIGKILL');
+      expect(await exited).toBe('SIGKILL');
+      const files = (at: string): string[] =>
+        readdirSync(at, { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? files(join(at, entry.name)) : [join(at, entry.name)],
+        );
+      return files(join(dir, 'compile-cache')).length;
+    };
+    expect(await cachedAfterKill(false)).toBe(0);
+    expect(await cachedAfterKill(true)).toBe(1);
   });
 
   it('stays off with NODE_DISABLE_COMPILE_CACHE=1', () => {
