@@ -125,7 +125,6 @@ for (const name of VENDORED) {
   await build({
     ...NODE_CJS_INPUT,
     input: '\0entry',
-    cwd: process.cwd(),
     plugins: [virtualEntry(`module.exports = require(${JSON.stringify(name)});`)],
     external: externalTo(VENDORED_EXTERNAL.filter((other) => other !== name)),
     // No keepNames here: a bundler keeps a name by a call at each function's creation,
@@ -151,7 +150,7 @@ await build({
   ...IMPORT_META.input,
   input: 'dist/src/tracing/tracing-sdk.js',
   // The instrumentations hook these as the service requires them.
-  external: externalTo(VENDORED),
+  external: externalTo(TRACED),
   output: { ...NODE_CJS_OUTPUT, ...IMPORT_META.output, file: `${BUNDLE_DIR}/${TRACING}` },
 });
 
