@@ -5,22 +5,29 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compileCacheDirectory } from './compile-cache.js';
 
-/**
- * Enabling the cache is once per process, so each case runs in a fresh `node` that loads
- * this very source (Node strips its types) and prints what enableNodeCompileCache returned
- * and what compileCacheOutcome() then reports.
- */
-function enableInFreshNode(env: NodeJS.ProcessEnv) {
-  const source = pathToFileURL(resolve('src/platform/compile-cache.ts')).href;
-  const code =
-    `const m = await import(${JSON.stringify(source)});` +
-    'const returned = m.enableNodeCompileCache(process.env);' +
-    'console.log(JSON.stringify({ returned, kept: m.compileCacheOutcome() }));';
+/** This very source, for a fresh `node` to import (Node strips its types). */
+const SOURCE = JSON.stringify(pathToFileURL(resolve('src/platform/compile-cache.ts')).href);
+
+/** A fresh `node`'s environment: this one's without its compile cache settings, then `env`. */
+function freshNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const inherited = { ...process.env };
   delete inherited.NODE_COMPILE_CACHE;
   delete inherited.NODE_DISABLE_COMPILE_CACHE;
+  return { ...inherited, NODE_OPTIONS: '', ...env };
+}
+
+/**
+ * Enabling the cache is once per process, so each case runs in a fresh `node` that loads
+ * this very source and prints what enableNodeCompileCache returned and what
+ * compileCacheOutcome() then reports.
+ */
+function enableInFreshNode(env: NodeJS.ProcessEnv) {
+  const code =
+    `const m = await import(${SOURCE});` +
+    'const returned = m.enableNodeCompileCache(process.env);' +
+    'console.log(JSON.stringify({ returned, kept: m.compileCacheOutcome() }));';
   const run = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], {
-    env: { ...inherited, NODE_OPTIONS: '', ...env },
+    env: freshNodeEnv(env),
     encoding: 'utf8',
   });
   expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
@@ -57,16 +64,12 @@ describe('Node compile cache', () => {
     const cachedAfterKill = async (flush: boolean): Promise<number> => {
       const dir = mkdtempSync(join(dataDir, 'run-'));
       writeFileSync(join(dir, 'loaded.cjs'), 'exports.loaded = () => 1;\n');
-      const source = pathToFileURL(resolve('src/platform/compile-cache.ts')).href;
       const code =
-        `const m = await import(${JSON.stringify(source)}); m.enableNodeCompileCache(process.env);` +
+        `const m = await import(${SOURCE}); m.enableNodeCompileCache(process.env);` +
         `await import(${JSON.stringify(pathToFileURL(join(dir, 'loaded.cjs')).href)});` +
         `${flush ? 'm.flushNodeCompileCache();' : ''} console.log('loaded'); setInterval(() => {}, 1000);`;
-      const inherited = { ...process.env };
-      delete inherited.NODE_COMPILE_CACHE;
-      delete inherited.NODE_DISABLE_COMPILE_CACHE;
       const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], {
-        env: { ...inherited, NODE_OPTIONS: '', DATA_DIR: dir },
+        env: freshNodeEnv({ DATA_DIR: dir }),
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const exited = new Promise((done) => child.once('exit', (_code, signal) => done(signal)));
