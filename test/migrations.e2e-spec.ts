@@ -29,6 +29,27 @@ describe('migrations', () => {
     expect(pending.upQueries.map((query) => query.query)).toEqual([]);
   });
 
+  it('on a schema that has every migration, ask two questions and change nothing (a start after the first)', async () => {
+    db = await freshlyMigrated('petstore_migrated_start');
+    const before: Array<{ count: number }> = await db.query(`SELECT count(*)::int AS count FROM migrations`);
+    const statements: string[] = [];
+    const logger = {
+      logQuery: (query: string) => void statements.push(query),
+      logQueryError: () => undefined,
+      logQuerySlow: () => undefined,
+      logSchemaBuild: () => undefined,
+      logMigration: () => undefined,
+      log: () => undefined,
+    };
+    db.setOptions({ logging: ['query'], logger });
+
+    await runMigrations(db, SCHEMA.renamedMigrations);
+
+    expect(statements).toHaveLength(2);
+    expect(statements.join('\n')).not.toMatch(/information_schema|INSERT|BEGIN/i);
+    expect(await db.query(`SELECT count(*)::int AS count FROM migrations`)).toEqual(before);
+  });
+
   it('run a migration renamed after it shipped once: a database that ran it under its former name keeps it', async () => {
     db = await freshlyMigrated('petstore_renamed_migrations');
     const renames = Object.entries(SCHEMA.renamedMigrations);

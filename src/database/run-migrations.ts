@@ -7,10 +7,35 @@ export type MigrationRenames = Readonly<Record<string, string>>;
 /**
  * Applies the pending migrations, each in its own transaction, after recording the
  * renamed ones: a database that ran a migration under its former name has run it.
+ * A schema that has them all (every start but a deploy's first) is found so in two
+ * queries, not the dozen round trips of TypeORM's run and the renames' transaction.
  */
 export async function runMigrations(dataSource: DataSource, renames: MigrationRenames = {}): Promise<void> {
+  if (await everyMigrationRecorded(dataSource)) return;
   await recordRenamedMigrations(dataSource, renames);
   await dataSource.runMigrations({ transaction: 'each' });
+}
+
+/** Whether the migrations table exists and records every migration of `dataSource` by its name. */
+async function everyMigrationRecorded(dataSource: DataSource): Promise<boolean> {
+  const quoted = quotedMigrationsTable(dataSource);
+  // Asked first, so that a fresh database's first start logs no error on the server.
+  const [{ present }]: Array<{ present: boolean }> = await dataSource.query(
+    `SELECT to_regclass($1) IS NOT NULL AS present`,
+    [quoted],
+  );
+  if (!present) return false;
+  const names = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
+  const [{ recorded }]: Array<{ recorded: number }> = await dataSource.query(
+    `SELECT count(DISTINCT name)::int AS recorded FROM ${quoted} WHERE name = ANY($1::varchar[])`,
+    [names],
+  );
+  return recorded === new Set(names).size;
+}
+
+/** The migrations table's name, quoted for SQL. */
+function quotedMigrationsTable(dataSource: DataSource): string {
+  return `"${(dataSource.options.migrationsTableName ?? 'migrations').replace(/"/g, '""')}"`;
 }
 
 /**
@@ -23,8 +48,7 @@ export async function runMigrations(dataSource: DataSource, renames: MigrationRe
 export async function recordRenamedMigrations(dataSource: DataSource, renames: MigrationRenames): Promise<void> {
   const entries = Object.entries(renames);
   if (entries.length === 0) return;
-  const table = dataSource.options.migrationsTableName ?? 'migrations';
-  const quoted = `"${table.replace(/"/g, '""')}"`;
+  const quoted = quotedMigrationsTable(dataSource);
   await dataSource.transaction(async (db) => {
     const [{ present }]: Array<{ present: boolean }> = await db.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [
       quoted,
