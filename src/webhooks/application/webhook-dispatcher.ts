@@ -15,7 +15,8 @@ const SWEEP_EVERY_MS = 3_600_000;
  * Delivery in this instance (unless WEBHOOKS_DISPATCHER=false): the job queue's
  * workers, which send each delivery (`DeliverySender`), and the relay, which turns
  * new events of the outbox into deliveries and their jobs every
- * WEBHOOKS_POLL_INTERVAL_MS (at once again while it finds full batches); and, at
+ * WEBHOOKS_POLL_INTERVAL_MS, the first time one interval after start-up (at once
+ * again while it finds full batches); and, at
  * start-up and then hourly, the sweep of events past their retention. On shutdown
  * the relay stops and the workers finish or release what they hold.
  */
@@ -41,7 +42,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
 
   onApplicationBootstrap(): void {
     if (!this.config.dispatcher) return;
-    this.schedule(0);
+    // The first round, like every other, one interval from now: starting the job queue (its
+    // schema check, queue and listening connection) is then not in the way of the start's
+    // first requests (docs/performance.md, "Cold starts").
+    this.schedule(this.config.pollIntervalMs);
     void this.sweep(); // cannot reject: a failed sweep is logged, and tried again in an hour
   }
 
