@@ -56,7 +56,7 @@ async function run(label, ops, once) {
   return rate;
 }
 
-const ours = new RedisRateLimitStorage({ url: REDIS_URL, keyPrefix: `${PREFIX}ours:` });
+const ours = await RedisRateLimitStorage.connect({ url: REDIS_URL, keyPrefix: `${PREFIX}ours:` });
 await ours.whenReady(5_000);
 const client = new Redis(REDIS_URL);
 const commands = async () => Number((await client.info('stats')).match(/total_commands_processed:(\d+)/)[1]);

@@ -55,10 +55,10 @@ export class RateLimitModule {
       {
         provide: STORAGE,
         inject: [OPTIONS],
-        useFactory: (o: RateLimitOptions): RateLimitStorage => {
+        useFactory: (o: RateLimitOptions): RateLimitStorage | Promise<RateLimitStorage> => {
           const { redis } = o;
           if (!redis) return new MemoryRateLimitStorage(o.now, memoryOptions(o));
-          return new RedisRateLimitStorage({
+          return RedisRateLimitStorage.connect({
             url: redis.url,
             keyPrefix: redis.keyPrefix,
             onHealthChange: (healthy, detail) =>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { HitOutcome, HitRequest, HitResult, WindowCount, WindowRule } from './fixed-window.js';
 import { type ActiveBan, RateLimitStorageUnavailableError, type RateLimitStorage } from './rate-limit.storage.js';
 import { HIT_SCRIPT, REFUND_SCRIPT } from './redis-hit.script.js';
@@ -32,14 +32,15 @@ const STARTUP_WAIT_MS = 3_000;
  */
 export class RedisRateLimitStorage implements RateLimitStorage {
   readonly kind = 'redis';
-  private readonly redis: Redis;
   private readonly sha = createHash('sha1').update(HIT_SCRIPT).digest('hex');
   private healthy = false;
   private lastProblem = 'not connected yet';
   private readyWaiters: Array<() => void> = [];
 
-  constructor(private readonly options: RedisStorageOptions) {
-    this.redis = new Redis(options.url, {
+  /** Loads the Redis client (only where Redis is configured: it is ~20 ms of a start) and connects. */
+  static async connect(options: RedisStorageOptions): Promise<RedisRateLimitStorage> {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(options.url, {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
       maxRetriesPerRequest: 1,
@@ -47,6 +48,13 @@ export class RedisRateLimitStorage implements RateLimitStorage {
       connectTimeout: 2_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     });
+    return new RedisRateLimitStorage(options, redis);
+  }
+
+  private constructor(
+    private readonly options: RedisStorageOptions,
+    private readonly redis: Redis,
+  ) {
     this.redis.on('ready', () => {
       this.loadScript().then(
         () => this.setHealthy(true, 'connected'),

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type Db, type JobInsert, PgBoss } from 'pg-boss';
+import type { Db, JobInsert, PgBoss } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import type { DeliveryJob, DeliveryWorkers } from '../domain/dispatch.js';
 
@@ -71,37 +71,48 @@ function inTransaction(manager: EntityManager): Db {
 }
 
 /**
+ * A pg-boss instance, the package loaded only now: it and the scheduling packages it
+ * imports are ~15 ms of a start, and an instance starts its queue after its first
+ * requests (or never: WEBHOOKS_DISPATCHER=false, no delivery asked of it).
+ */
+async function createBoss(options: DeliveryQueueOptions, logger: Logger): Promise<PgBoss> {
+  const { PgBoss } = await import('pg-boss');
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    schema: PG_BOSS_SCHEMA,
+    max: POOL_MAX,
+    application_name: 'petstore-api pg-boss',
+    useListenNotify: true,
+    schedule: false,
+    registerInstance: false,
+    superviseIntervalSeconds: QUEUE_CHECK_SECONDS,
+    monitorIntervalSeconds: QUEUE_CHECK_SECONDS,
+    queueCacheIntervalSeconds: QUEUE_CHECK_SECONDS,
+    openTelemetry: { enabled: false },
+  });
+  // Without a listener an 'error' event would end the process; pg-boss retries on its own.
+  boss.on('error', (error) => logger.warn(`Job queue: ${error.message}`));
+  return boss;
+}
+
+/**
  * The pg-boss instance: started at boot where this instance delivers, otherwise
  * on first use (a ping or a retry asked of an instance that only serves HTTP),
  * and stopped with the application.
  */
 export class PgBossDeliveryQueue implements DeliveryWorkers {
   private readonly logger = new Logger('Webhooks');
-  private readonly boss: PgBoss;
-  private starting: Promise<void> | null = null;
+  /** Made at the first start (`createBoss`). */
+  private boss: PgBoss | undefined;
+  private starting: Promise<PgBoss> | null = null;
   private readonly expireInSeconds: number;
 
   constructor(private readonly options: DeliveryQueueOptions) {
     this.expireInSeconds = Math.ceil(options.timeoutMs / 1000) + 10;
-    this.boss = new PgBoss({
-      connectionString: options.databaseUrl,
-      schema: PG_BOSS_SCHEMA,
-      max: POOL_MAX,
-      application_name: 'petstore-api pg-boss',
-      useListenNotify: true,
-      schedule: false,
-      registerInstance: false,
-      superviseIntervalSeconds: QUEUE_CHECK_SECONDS,
-      monitorIntervalSeconds: QUEUE_CHECK_SECONDS,
-      queueCacheIntervalSeconds: QUEUE_CHECK_SECONDS,
-      openTelemetry: { enabled: false },
-    });
-    // Without a listener an 'error' event would end the process; pg-boss retries on its own.
-    this.boss.on('error', (error) => this.logger.warn(`Job queue: ${error.message}`));
   }
 
   /** Starts pg-boss once (creating or migrating its schema) and makes sure the queue exists. */
-  ready(): Promise<void> {
+  ready(): Promise<PgBoss> {
     this.starting ??= this.boot().catch((error: unknown) => {
       this.starting = null;
       throw error;
@@ -112,7 +123,7 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
   /** Adds jobs in the transaction of `manager`. */
   async add(jobs: readonly NewDeliveryJob[], manager: EntityManager): Promise<void> {
     if (jobs.length === 0) return;
-    await this.ready();
+    const boss = await this.ready();
     const inserts: Array<JobInsert<JobData>> = jobs.map((job) => ({
       id: job.jobId,
       data: { deliveryId: job.deliveryId, ...(job.askedByOwner ? { askedByOwner: true } : {}) },
@@ -120,20 +131,20 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
       ...(job.startAfter ? { startAfter: job.startAfter } : {}),
       ...(job.first ? { priority: 1 } : {}),
     }));
-    await this.boss.insert(DELIVERY_QUEUE, inserts, { db: inTransaction(manager) });
+    await boss.insert(DELIVERY_QUEUE, inserts, { db: inTransaction(manager) });
   }
 
   /** Cancels queued jobs in the transaction of `manager` (done or unknown ones are left alone). */
   async cancel(jobIds: readonly string[], manager: EntityManager): Promise<void> {
     if (jobIds.length === 0) return;
-    await this.ready();
-    await this.boss.cancel(DELIVERY_QUEUE, [...jobIds], { db: inTransaction(manager) });
+    const boss = await this.ready();
+    await boss.cancel(DELIVERY_QUEUE, [...jobIds], { db: inTransaction(manager) });
   }
 
   async start(send: (job: DeliveryJob) => Promise<void>): Promise<void> {
-    await this.ready();
+    const boss = await this.ready();
     const pollSeconds = Math.max(0.5, this.options.pollIntervalMs / 1000);
-    await this.boss.work<JobData>(
+    await boss.work<JobData>(
       DELIVERY_QUEUE,
       {
         localConcurrency: this.options.concurrency,
@@ -151,8 +162,10 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
     );
   }
 
-  private async boot(): Promise<void> {
-    await this.boss.start();
+  private async boot(): Promise<PgBoss> {
+    this.boss ??= await createBoss(this.options, this.logger);
+    const boss = this.boss;
+    await boss.start();
     const queue = {
       notify: true,
       retryLimit: CRASH_RETRIES,
@@ -164,13 +177,15 @@ export class PgBossDeliveryQueue implements DeliveryWorkers {
       retentionSeconds: Math.ceil(this.options.retryForMs / 1000) + 86_400,
       deleteAfterSeconds: 86_400,
     };
-    await this.boss.createQueue(DELIVERY_QUEUE, queue);
-    await this.boss.updateQueue(DELIVERY_QUEUE, queue); // a changed configuration applies to an existing queue
+    await boss.createQueue(DELIVERY_QUEUE, queue);
+    await boss.updateQueue(DELIVERY_QUEUE, queue); // a changed configuration applies to an existing queue
+    return boss;
   }
 
   async stop(): Promise<void> {
     if (!this.starting) return;
     await this.starting.catch(() => undefined);
+    if (!this.boss) return;
     // Deliveries in flight finish within their deadline (and are recorded); past it pg-boss
     // fails them back to the queue, and another instance sends them again (same webhook-id).
     await this.boss.stop({ graceful: true, timeout: this.options.timeoutMs + 2_000 });
