@@ -7,7 +7,7 @@ import { tracingRequested } from './tracing/tracing-switch.js';
 // instrumentations must be in place before the service requires what they hook. Nothing
 // else belongs here: whatever this file imports is loaded before the cache exists. (A
 // failed load rejects unhandled: Node prints the error and exits with 1.)
-enableNodeCompileCache(process.env);
+enableNodeCompileCache();
 const tracing = tracingRequested(process.env)
   ? import('./tracing/tracing-sdk.js').then(({ startTracing }) => void startTracing())
   : Promise.resolve();

@@ -24,7 +24,7 @@ function freshNodeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 function enableInFreshNode(env: NodeJS.ProcessEnv) {
   const code =
     `const m = await import(${SOURCE});` +
-    'const returned = m.enableNodeCompileCache(process.env);' +
+    'const returned = m.enableNodeCompileCache();' +
     'console.log(JSON.stringify({ returned, kept: m.compileCacheOutcome() }));';
   const run = spawnSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], {
     env: freshNodeEnv(env),
@@ -39,22 +39,20 @@ describe('Node compile cache', () => {
   beforeEach(() => (dataDir = mkdtempSync(join(tmpdir(), 'compile-cache-spec-'))));
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('lives under DATA_DIR when set, else in the temporary directory', () => {
-    expect(compileCacheDirectory({ DATA_DIR: '/srv/petstore' })).toBe(join('/srv/petstore', 'compile-cache'));
-    expect(compileCacheDirectory({})).toBe(join(tmpdir(), 'petstore-compile-cache'));
-    expect(compileCacheDirectory({ DATA_DIR: '' })).toBe(join(tmpdir(), 'petstore-compile-cache'));
+  it('lives in the temporary directory, whatever the data directory', () => {
+    expect(compileCacheDirectory()).toBe(join(tmpdir(), 'petstore-compile-cache'));
   });
 
-  it('is enabled in $DATA_DIR/compile-cache, and the outcome is kept for the log line', () => {
-    const { returned, kept } = enableInFreshNode({ DATA_DIR: dataDir });
-    expect(returned).toEqual({ enabled: true, detail: join(dataDir, 'compile-cache') });
+  it('is enabled in $TMPDIR/petstore-compile-cache, and the outcome is kept for the log line', () => {
+    const { returned, kept } = enableInFreshNode({ TMPDIR: dataDir, DATA_DIR: join(dataDir, 'data') });
+    expect(returned).toEqual({ enabled: true, detail: join(dataDir, 'petstore-compile-cache') });
     expect(kept).toEqual(returned);
-    expect(statSync(join(dataDir, 'compile-cache')).isDirectory()).toBe(true);
+    expect(statSync(join(dataDir, 'petstore-compile-cache')).isDirectory()).toBe(true);
   });
 
   it('stays off without failing when its directory cannot be made', () => {
-    writeFileSync(join(dataDir, 'compile-cache'), 'a file where the directory would be');
-    const { returned } = enableInFreshNode({ DATA_DIR: dataDir });
+    writeFileSync(join(dataDir, 'petstore-compile-cache'), 'a file where the directory would be');
+    const { returned } = enableInFreshNode({ TMPDIR: dataDir });
     expect(returned.enabled).toBe(false);
     expect(returned.detail).not.toBe('');
   });
@@ -65,11 +63,11 @@ describe('Node compile cache', () => {
       const dir = mkdtempSync(join(dataDir, 'run-'));
       writeFileSync(join(dir, 'loaded.cjs'), 'exports.loaded = () => 1;\n');
       const code =
-        `const m = await import(${SOURCE}); m.enableNodeCompileCache(process.env);` +
+        `const m = await import(${SOURCE}); m.enableNodeCompileCache();` +
         `await import(${JSON.stringify(pathToFileURL(join(dir, 'loaded.cjs')).href)});` +
         `${flush ? 'm.flushNodeCompileCache();' : ''} console.log('loaded'); setInterval(() => {}, 1000);`;
       const child = spawn(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], {
-        env: freshNodeEnv({ DATA_DIR: dir }),
+        env: freshNodeEnv({ TMPDIR: dir }),
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const exited = new Promise((done) => child.once('exit', (_code, signal) => done(signal)));
@@ -80,14 +78,14 @@ describe('Node compile cache', () => {
         readdirSync(at, { withFileTypes: true }).flatMap((entry) =>
           entry.isDirectory() ? files(join(at, entry.name)) : [join(at, entry.name)],
         );
-      return files(join(dir, 'compile-cache')).length;
+      return files(join(dir, 'petstore-compile-cache')).length;
     };
     expect(await cachedAfterKill(false)).toBe(0);
     expect(await cachedAfterKill(true)).toBe(1);
   });
 
   it('stays off with NODE_DISABLE_COMPILE_CACHE=1', () => {
-    const { returned } = enableInFreshNode({ DATA_DIR: dataDir, NODE_DISABLE_COMPILE_CACHE: '1' });
+    const { returned } = enableInFreshNode({ TMPDIR: dataDir, NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(returned).toEqual({ enabled: false, detail: 'disabled by NODE_DISABLE_COMPILE_CACHE' });
   });
 });

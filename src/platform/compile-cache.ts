@@ -12,12 +12,13 @@ export interface CompileCacheOutcome {
 const OUTCOME = Symbol.for('petstore.compileCache');
 
 /**
- * Where Node keeps its compile cache for this service: `$DATA_DIR/compile-cache` when
- * DATA_DIR is set, else `petstore-compile-cache` in the system's temporary directory.
+ * Where Node keeps its compile cache for this service: `petstore-compile-cache` in the
+ * system's temporary directory (TMPDIR). The cache belongs to the build, not to a data
+ * directory: every data directory a build runs on — a fresh one included — finds it warm.
  * Node adds a subdirectory per Node version, so one directory serves every version.
  */
-export function compileCacheDirectory(env: NodeJS.ProcessEnv): string {
-  return env.DATA_DIR ? join(env.DATA_DIR, 'compile-cache') : join(tmpdir(), 'petstore-compile-cache');
+export function compileCacheDirectory(): string {
+  return join(tmpdir(), 'petstore-compile-cache');
 }
 
 /**
@@ -27,10 +28,10 @@ export function compileCacheDirectory(env: NodeJS.ProcessEnv): string {
  * the cache off and the outcome says why. With NODE_COMPILE_CACHE set, Node has already
  * enabled it in that directory, which stays.
  */
-export function enableNodeCompileCache(env: NodeJS.ProcessEnv): CompileCacheOutcome {
+export function enableNodeCompileCache(): CompileCacheOutcome {
   let outcome: CompileCacheOutcome;
   try {
-    const result = enableCompileCache(compileCacheDirectory(env));
+    const result = enableCompileCache(compileCacheDirectory());
     const { ENABLED, ALREADY_ENABLED, DISABLED } = constants.compileCacheStatus;
     if (result.status === ENABLED || result.status === ALREADY_ENABLED) {
       outcome = { enabled: true, detail: result.directory ?? '' };
