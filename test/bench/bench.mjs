@@ -25,9 +25,10 @@
 //                       server's JIT compiler is still at work on its request path after a
 //                       few seconds, the service's (much more code) longest
 //   BENCH_COLD_RUNS     runs of each cold start (3)
-//   BENCH_CLEAR_COMPILE_CACHE  comma-separated directories emptied before every first start of the
-//                       cold starts, for a build that keeps a compile cache where the bench does
-//                       not look (it empties each build's own TMPDIR, and NODE_COMPILE_CACHE)
+//   BENCH_CLEAR_COMPILE_CACHE  comma-separated directories emptied (files removed) before every
+//                       first start of the cold starts, for a build that keeps a compile cache where
+//                       the bench does not look (it empties each build's own TMPDIR, and
+//                       NODE_COMPILE_CACHE): c7addd1's is dist/petstore.cjs.cache
 //   BENCH_STEADY_RATE   steady-load: requests per second, sent on a fixed schedule (250)
 //   BENCH_STEADY_SECONDS  steady-load: seconds of load per build (600; quick: 20)
 //   BENCH_STEADY_WINDOW   steady-load: seconds per reported window (30; quick: 5)

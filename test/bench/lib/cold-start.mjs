@@ -5,12 +5,14 @@
 // after a build) and once more (a warm cache). With several builds (the service and a
 // baseline), each kind of start alternates the builds run by run: A B A B …
 //
-// Where a build keeps a compile cache: under its DATA_DIR (fresh for every embedded
-// pair of starts), or under the system's temporary directory, of which each build gets
-// a private one (TMPDIR) for its machine PostgreSQL starts, emptied before every first
-// start; so are the directories named in `clearDirs` (BENCH_CLEAR_COMPILE_CACHE,
-// NODE_COMPILE_CACHE). Every directory is made in the system's temporary directory
-// itself: under root, the embedded PostgreSQL runs as another user, who must reach it.
+// Where a build keeps a compile cache: this service under the system's temporary directory,
+// which its embedded starts share with the bench's earlier starts of the same build (a warm
+// cache, as on a machine that ran the build before); each build gets a private TMPDIR for its
+// machine PostgreSQL starts, emptied before every first start, as are the directories named
+// in `clearDirs` (BENCH_CLEAR_COMPILE_CACHE, NODE_COMPILE_CACHE); a file named there (a build
+// that keeps its cache beside its bundle) is removed. Every directory is made in the system's
+// temporary directory itself: under root, the embedded PostgreSQL runs as another user, who
+// must reach it.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,11 +37,12 @@ async function timeToReady(name, script, env, logDir) {
   }
 }
 
-/** Bytes of every file under `dir` (0 when it does not exist). */
+/** Bytes of every file under `dir`, or of the file `dir` (0 when it does not exist). */
 function bytesUnder(dir) {
   let total = 0;
   let entries;
   try {
+    if (statSync(dir).isFile()) return statSync(dir).size;
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return 0;
@@ -52,12 +55,22 @@ function bytesUnder(dir) {
   return total;
 }
 
-/** Empties `dir` (created again, empty); refuses a path too close to the root to be a cache. */
-function empty(dir) {
-  const path = resolve(dir);
-  if (path.split('/').filter(Boolean).length < 2) throw new Error(`refusing to empty '${path}'`);
-  rmSync(path, { recursive: true, force: true });
-  mkdirSync(path, { recursive: true });
+/**
+ * Empties `path` when it is a directory (created again, empty), removes it when it is a file
+ * (a build that keeps its cache in one), leaves it when absent; refuses a path too close to the
+ * root to be a cache.
+ */
+function empty(path) {
+  const target = resolve(path);
+  if (target.split('/').filter(Boolean).length < 2) throw new Error(`refusing to empty '${target}'`);
+  let directory;
+  try {
+    directory = statSync(target).isDirectory();
+  } catch {
+    return;
+  }
+  rmSync(target, { recursive: true, force: true });
+  if (directory) mkdirSync(target, { recursive: true });
 }
 
 /**
