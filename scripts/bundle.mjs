@@ -154,29 +154,16 @@ await build({
   output: { ...NODE_CJS_OUTPUT, ...IMPORT_META.output, file: `${BUNDLE_DIR}/${TRACING}` },
 });
 
-// The entry: its `import('./main.js')` becomes a run of the service bundle beside it through
-// its code cache (src/platform/bundle-code-cache.ts: the cache taken once a start has run,
-// in the compile cache's directory), and its `import('./tracing/tracing-sdk.js')` a `require`
-// of the SDK's bundle, left outside.
-const RUN_SERVICE = `
-import { join } from 'node:path';
-import { runBundleWithCodeCache } from './dist/src/platform/bundle-code-cache.js';
-import { compileCacheOutcome } from './dist/src/platform/compile-cache.js';
-const cache = compileCacheOutcome();
-runBundleWithCodeCache(join(__dirname, 'bundle', ${JSON.stringify(SERVICE)}), cache?.enabled ? cache.detail : undefined);
-`;
-const BESIDE_THE_ENTRY = { './tracing/tracing-sdk.js': `./bundle/${TRACING}` };
+// The entry: its `import('./main.js')` becomes a `require` of the service bundle beside it,
+// and its `import('./tracing/tracing-sdk.js')` one of the SDK's, both left outside.
+const BESIDE_THE_ENTRY = { './main.js': `./bundle/${SERVICE}`, './tracing/tracing-sdk.js': `./bundle/${TRACING}` };
 await build({
   ...NODE_CJS_INPUT,
   input: 'dist/src/start.js',
   plugins: [
     {
       name: 'service-bundles',
-      resolveId: (id) => {
-        if (id === './main.js') return '\0run-service';
-        return id in BESIDE_THE_ENTRY ? { id: BESIDE_THE_ENTRY[id], external: 'relative' } : null;
-      },
-      load: (id) => (id === '\0run-service' ? { code: RUN_SERVICE, moduleType: 'js' } : null),
+      resolveId: (id) => (id in BESIDE_THE_ENTRY ? { id: BESIDE_THE_ENTRY[id], external: 'relative' } : null),
     },
   ],
   output: { ...NODE_CJS_OUTPUT, file: 'dist/petstore.cjs' },

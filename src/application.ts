@@ -8,12 +8,11 @@ import type { AppConfig } from './config/app.config.js';
 import type { EmbeddedDatabase } from './database/embedded-postgres.js';
 import { installGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import { ServerOptionsExpressAdapter } from './lifecycle/server-timeouts.js';
-import { writeBundleCodeCaches } from './platform/bundle-code-cache.js';
 import { flushNodeCompileCache } from './platform/compile-cache.js';
 import { PlanTableService } from './rate-limits/plan-table.js';
 import { flushTraces } from './tracing/flush-traces.js';
 
-/** How long after listening the code caches are written to disk (src/platform/compile-cache.ts, bundle-code-cache.ts). */
+/** How long after listening the compile cache is written to disk (src/platform/compile-cache.ts). */
 const COMPILE_CACHE_FLUSH_DELAY_MS = 10_000;
 
 /** The signals the start-up held (main.ts) until the graceful shutdown can take them. */
@@ -57,13 +56,9 @@ export async function startApplication(
     new Logger('Main').log(`Petstore API listening on http://localhost:${config.port} (docs at /docs)`);
     const held = signals.held();
     if (held) process.kill(process.pid, held);
-    // The code caches on disk before anything can kill the process, yet not in the way of the
-    // first requests (a new build's are a few MB to write); the service bundle's then holds
-    // what the start compiled.
-    setTimeout(() => {
-      flushNodeCompileCache();
-      writeBundleCodeCaches();
-    }, COMPILE_CACHE_FLUSH_DELAY_MS).unref();
+    // The compile cache on disk before anything can kill the process, yet not in the way of
+    // the first requests (a new build's cache is a few MB to write).
+    setTimeout(flushNodeCompileCache, COMPILE_CACHE_FLUSH_DELAY_MS).unref();
   } catch (error) {
     await app?.close().catch(() => undefined);
     throw error;

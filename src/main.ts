@@ -3,7 +3,6 @@ import { ConfigError, LOG_LEVELS, loadAppConfig } from './config/app.config.js';
 import { checkStartupConfig } from './config/startup-config.js';
 import { startDatabase } from './database/database-url.js';
 import { createRootLogger } from './logging/root-logger.js';
-import { bundleCodeCacheUse } from './platform/bundle-code-cache.js';
 import { compileCacheOutcome } from './platform/compile-cache.js';
 import { PlanConfigError } from './rate-limits/plans-file.js';
 
@@ -18,11 +17,12 @@ const bootLog = createRootLogger(
 /** Set by the entry (src/start.ts) when it started this process; not when main.js is run directly. */
 const compileCache = compileCacheOutcome();
 if (compileCache) {
-  const node = compileCache.enabled
-    ? `Node compile cache in ${compileCache.detail}`
-    : `Node compile cache off: ${compileCache.detail}`;
-  const bundle = bundleCodeCacheUse() ?? 'none (not run from the bundle)';
-  bootLog.debug({ context: 'CompileCache' }, `${node}; the service bundle's code cache: ${bundle}`);
+  bootLog.debug(
+    { context: 'CompileCache' },
+    compileCache.enabled
+      ? `Node compile cache in ${compileCache.detail}`
+      : `Node compile cache off: ${compileCache.detail}`,
+  );
 }
 
 /** A SIGTERM/SIGINT during start-up is held until the graceful shutdown can handle it. */

@@ -1,7 +1,6 @@
 // Preloaded into a service process (NODE_OPTIONS=--import) by test/tracing.e2e-spec.ts: when
-// the process exits, writes the files Node's CommonJS loader loaded (`require.cache`: the entry,
-// the SDK's bundle when tracing is on, and every package the bundles require; the service bundle
-// itself runs from a vm.Script, src/platform/bundle-code-cache.ts) to LOADED_MODULES_FILE, as JSON.
+// the process exits, writes the files Node's CommonJS loader loaded (`require.cache`, where
+// the bundles and every package they require are) to LOADED_MODULES_FILE, as JSON.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
