@@ -4,7 +4,7 @@ export { TRANSACTIONS_AT_ONCE, TypeOrmUnitOfWork } from './typeorm-unit-of-work.
 export { DatabaseModule } from './database.module.js';
 export { buildDataSourceOptions, DATABASE_LIMITS, type DatabaseSchema, poolOf } from './data-source-options.js';
 export { fromInt8, toInt8 } from './int8.js';
-export { type MigrationRenames, runMigrations } from './run-migrations.js';
+export { type MigrationRenames, runMigrations, unrecordedMigrations } from './run-migrations.js';
 export {
   PG_FOREIGN_KEY_VIOLATION,
   PG_RESTRICT_VIOLATION,

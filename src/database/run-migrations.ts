@@ -16,21 +16,28 @@ export async function runMigrations(dataSource: DataSource, renames: MigrationRe
   await dataSource.runMigrations({ transaction: 'each' });
 }
 
-/** Whether the migrations table exists and records every migration of `dataSource` by its name. */
+/** Whether the migrations table exists and records every migration of `dataSource`. */
 async function everyMigrationRecorded(dataSource: DataSource): Promise<boolean> {
-  const quoted = quotedMigrationsTable(dataSource);
   // Asked first, so that a fresh database's first start logs no error on the server.
   const [{ present }]: Array<{ present: boolean }> = await dataSource.query(
     `SELECT to_regclass($1) IS NOT NULL AS present`,
-    [quoted],
+    [quotedMigrationsTable(dataSource)],
   );
-  if (!present) return false;
+  return present && (await unrecordedMigrations(dataSource)).length === 0;
+}
+
+/**
+ * The names of `dataSource`'s migrations (the composition root's list) that its migrations
+ * table does not record, in one query; it fails when the table does not exist.
+ */
+export async function unrecordedMigrations(dataSource: DataSource): Promise<string[]> {
   const names = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-  const [{ recorded }]: Array<{ recorded: number }> = await dataSource.query(
-    `SELECT count(DISTINCT name)::int AS recorded FROM ${quoted} WHERE name = ANY($1::varchar[])`,
+  const rows: Array<{ name: string }> = await dataSource.query(
+    `SELECT name FROM ${quotedMigrationsTable(dataSource)} WHERE name = ANY($1::varchar[])`,
     [names],
   );
-  return recorded === new Set(names).size;
+  const recorded = new Set(rows.map((row) => row.name));
+  return names.filter((name) => !recorded.has(name));
 }
 
 /** The migrations table's name, quoted for SQL. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
+import { unrecordedMigrations } from '../database/index.js';
 import { HEALTH_CHECK_TIMEOUT_MS } from './health-limits.js';
 
 /** Starts the message of a database that answers but lacks migrations (a deploy ahead of its schema). */
@@ -12,29 +13,18 @@ export const MIGRATIONS_PENDING = 'migrations not applied';
  */
 @Injectable()
 export class DatabaseHealth {
-  /** The names of the migrations this build runs (the composition root's list, as the connection has it). */
-  private readonly expected: string[];
-
   constructor(
     private readonly indicator: HealthIndicatorService,
     private readonly dataSource: DataSource,
-  ) {
-    this.expected = dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name);
-  }
+  ) {}
 
   check<const Key extends string>(key: Key) {
-    const table = this.dataSource.options.migrationsTableName ?? 'migrations';
     return this.indicator
       .check(key)
       .attempt(async () => {
-        const rows: Array<{ name: string }> = await this.dataSource.query(
-          `SELECT name FROM "${table.replace(/"/g, '""')}" WHERE name = ANY($1::varchar[])`,
-          [this.expected],
-        );
-        const applied = new Set(rows.map((row) => row.name));
-        const missing = this.expected.filter((name) => !applied.has(name));
+        const missing = await unrecordedMigrations(this.dataSource);
         if (missing.length > 0) throw new Error(`${MIGRATIONS_PENDING}: ${missing.join(', ')}`);
-        return { migrations: this.expected.length };
+        return { migrations: this.dataSource.migrations.length };
       })
       .withTimeout(HEALTH_CHECK_TIMEOUT_MS);
   }

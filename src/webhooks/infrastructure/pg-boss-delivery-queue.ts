@@ -96,8 +96,8 @@ async function createBoss(options: DeliveryQueueOptions, logger: Logger): Promis
 }
 
 /**
- * The pg-boss instance: started at boot where this instance delivers, otherwise
- * on first use (a ping or a retry asked of an instance that only serves HTTP),
+ * The pg-boss instance: started by the dispatcher's first round where this
+ * instance delivers, otherwise on first use (a ping or a retry asked of an instance that only serves HTTP),
  * and stopped with the application.
  */
 export class PgBossDeliveryQueue implements DeliveryWorkers {

@@ -42,7 +42,8 @@ function bytesUnder(dir) {
   let total = 0;
   let entries;
   try {
-    if (statSync(dir).isFile()) return statSync(dir).size;
+    const stat = statSync(dir);
+    if (stat.isFile()) return stat.size;
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return 0;
