@@ -47,7 +47,7 @@
 //                       (either kind), a dist directory or a worktree (then the entry its start
 //                       script names, run with that script's node flags, as everywhere here)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -57,11 +57,11 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { startOtlpReceiver } from '../support/otlp-receiver.mjs';
 import { deleteRedisKeys, recreateDatabase } from '../support/spawn-service.mjs';
-import { startCommand } from '../support/start-flags.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
 import { CATEGORY_PETS, loadDataset, resetHotPet, SPREAD } from './lib/dataset.mjs';
 import { LOADER, runScenario } from './lib/measure.mjs';
+import { buildEntry, ratioOption } from './lib/options.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
 import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
 import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
@@ -90,36 +90,6 @@ const REFERENCES = {
   minimal: fileURLToPath(new URL('./references/minimal.mjs', import.meta.url)),
   floor: fileURLToPath(new URL('./references/floor.mjs', import.meta.url)),
 };
-
-/**
- * The file to run for a build: an entry file as given (the bundle dist/petstore.cjs, or
- * the compiled tree's dist/src/main.js or dist/src/start.js), or for a directory the
- * entry of its package.json's start script (a worktree), else its petstore.cjs (a dist
- * directory) or dist/petstore.cjs.
- */
-function buildEntry(path, name) {
-  const full = resolve(path);
-  if (!existsSync(full)) throw new Error(`${name}: no such file or directory '${full}' (built?)`);
-  if (!statSync(full).isDirectory()) return full;
-  const started = startEntry(full);
-  if (started) return started;
-  const entry = [join(full, 'petstore.cjs'), join(full, 'dist', 'petstore.cjs')].find((file) => existsSync(file));
-  if (!entry) throw new Error(`${name}: '${full}' holds neither petstore.cjs nor dist/petstore.cjs`);
-  return entry;
-}
-
-/** A worktree's entry as its own `npm start` names it (an older build may start another file), if it has one. */
-function startEntry(root) {
-  const entry = startCommand(root)?.at(-1);
-  return entry && existsSync(join(root, entry)) ? join(root, entry) : undefined;
-}
-
-function ratioOption(value, normal) {
-  if (value === undefined || value === '') return normal;
-  const ratio = Number(value);
-  if (!(ratio >= 0 && ratio <= 1)) throw new Error('BENCH_TRACING_RATIO must be a number from 0 to 1');
-  return ratio;
-}
 
 function parseOptions(argv, env) {
   const args = [...argv];

@@ -15,7 +15,9 @@
 // the bench's 1,000 pets across the million, 8 in flight, one keep-alive agent), then counting on for
 // REQUESTS more, dumped, stopped. Builds: the service; with tracing on at
 // BENCH_TRACING_RATIO (0.1), exporting to a local OTLP sink; with tracing on and nothing
-// sampled (what every request pays); and BENCH_BASELINE when given (a worktree or entry).
+// sampled (what every request pays); and BENCH_BASELINE when given. BENCH_ENTRY and
+// BENCH_BASELINE name a build as `npm run bench` reads them (an entry, a dist directory or a
+// worktree, run with its start script's node flags).
 //
 //   INSTRUCTIONS_REQUESTS   requests counted (3,000)
 //   INSTRUCTIONS_WARMUP     requests before counting (15,000: V8 has optimised the hot path)
@@ -23,15 +25,15 @@
 /* global fetch, URL */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { join } from 'node:path';
 import { startOtlpReceiver } from '../support/otlp-receiver.mjs';
-import { freePort, recreateDatabase } from '../support/spawn-service.mjs';
+import { freePort, recreateDatabase, waitUntilReady } from '../support/spawn-service.mjs';
 import { startFlags } from '../support/start-flags.mjs';
 import { loadDataset } from './lib/dataset.mjs';
+import { buildEntry, ratioOption } from './lib/options.mjs';
 import { startProcess, stopProcess, waitForOk } from './lib/processes.mjs';
 
 const env = process.env;
@@ -40,18 +42,9 @@ const REQUESTS = count('INSTRUCTIONS_REQUESTS', 3_000);
 const WARMUP = count('INSTRUCTIONS_WARMUP', 15_000);
 const IN_FLIGHT = 8;
 const DATABASE_URL = env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/petstore_bench';
-const RATIO = Number(env.BENCH_TRACING_RATIO || 0.1);
-const ENTRY = resolve(env.BENCH_ENTRY || 'dist/petstore.cjs');
+const RATIO = ratioOption(env.BENCH_TRACING_RATIO, 0.1);
+const ENTRY = buildEntry(env.BENCH_ENTRY || env.PETSTORE_ENTRY || 'dist/petstore.cjs', 'BENCH_ENTRY');
 const log = (line) => process.stderr.write(`${line}\n`);
-
-/** The file named, or the built entry of the worktree or `dist` directory named. */
-function entryOf(path) {
-  const full = resolve(path);
-  const candidates = [full, join(full, 'dist', 'petstore.cjs'), join(full, 'petstore.cjs')];
-  const entry = candidates.find((file) => existsSync(file) && statSync(file).isFile());
-  if (!entry) throw new Error(`BENCH_BASELINE: no petstore.cjs at '${full}' (built?)`);
-  return entry;
-}
 
 /** What callgrind_annotate says of a dump, split into V8's compilers, its collector, and the rest. */
 function breakdown(file) {
@@ -103,24 +96,22 @@ async function measure(build, key, ids, dir) {
   const port = await freePort();
   const merged = { ...env, ...build.env, PORT: String(port) };
   for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
-  const out = join(dir, build.name.replace(/\W+/g, '-'));
-  const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all', `--callgrind-out-file=${out}.%p`];
+  const stem = build.name.replace(/\W+/g, '-');
+  const args = [
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    '--smc-check=all',
+    `--callgrind-out-file=${join(dir, stem)}.%p`,
+  ];
   const child = spawn('valgrind', [...args, process.execPath, ...startFlags(build.entry), build.entry], {
     env: merged,
     stdio: 'ignore',
   });
   const exited = new Promise((done) => child.once('exit', done));
   try {
-    for (let tries = 0; ; tries++) {
-      if (child.exitCode !== null) throw new Error(`${build.name} exited while starting`);
-      if (tries > 1_200) throw new Error(`${build.name} not ready after 10 minutes`);
-      const ready = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) break;
-      await sleep(500);
-    }
+    const service = { name: build.name, child, output: () => '(its output is not kept under callgrind)' };
+    const ready = async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).ok;
+    await waitUntilReady(service, ready, { attempts: 1_200, intervalMs: 500 }); // callgrind starts it ~10x slower
     const warmFailed = await load(port, key, ids, WARMUP);
     execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
     const failed = await load(port, key, ids, REQUESTS);
@@ -130,7 +121,7 @@ async function measure(build, key, ids, dir) {
     child.kill('SIGTERM');
     await exited;
   }
-  const dump = readdirSync(dir).find((file) => file.startsWith(`${out.slice(dir.length + 1)}.`) && file.endsWith('.1'));
+  const dump = readdirSync(dir).find((file) => file.startsWith(`${stem}.`) && file.endsWith('.1'));
   if (!dump) throw new Error(`${build.name}: callgrind wrote no dump`);
   return breakdown(join(dir, dump));
 }
@@ -169,7 +160,9 @@ async function main() {
       { name: 'service', entry: ENTRY, env: serviceEnv },
       { name: `tracing ${RATIO * 100}%`, entry: ENTRY, env: tracing(RATIO) },
       { name: 'tracing 0%', entry: ENTRY, env: tracing(0) },
-      ...(env.BENCH_BASELINE ? [{ name: 'baseline', entry: entryOf(env.BENCH_BASELINE), env: serviceEnv }] : []),
+      ...(env.BENCH_BASELINE
+        ? [{ name: 'baseline', entry: buildEntry(env.BENCH_BASELINE, 'BENCH_BASELINE'), env: serviceEnv }]
+        : []),
     ];
     const results = [];
     for (const build of builds) {
