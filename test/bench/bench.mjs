@@ -37,6 +37,10 @@
 //   BENCH_QUICK=1, --quick   a smoke run: 2 s runs, 1 round, 1 s warm-up, 1 cold run
 //   BENCH_JSON=FILE, --json FILE   also write the results as JSON
 //   BENCH_KEEP_LOGS=1   keep the servers' logs (their directory is printed)
+//   BENCH_FRESH_PROCESSES=1  every round after the first restarts the scenario's servers (and
+//                       warms them up): two processes of one build differ by up to ~15% in CPU
+//                       per request, so a small ratio (tracing on/off) needs several processes
+//                       of each side, not several rounds of one
 //   BENCH_REFERENCE_READS=batched  the references send the pet reads of one turn together (by
 //                       default one statement per request, as a plain server does)
 //   BENCH_ENTRY         the built service's entry (or PETSTORE_ENTRY; default dist/petstore.cjs):
@@ -63,7 +67,7 @@ import { CATEGORY_PETS, loadDataset, resetHotPet, SPREAD } from './lib/dataset.m
 import { LOADER, runScenario } from './lib/measure.mjs';
 import { buildEntry, ratioOption } from './lib/options.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
-import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
+import { restartProcess, startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
 import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
 import { runSteadyLoad, steadyLoadText } from './lib/steady-load.mjs';
 import { encodeCursor } from './references/work.mjs';
@@ -124,6 +128,7 @@ function parseOptions(argv, env) {
     firstWarmup: number('BENCH_FIRST_WARMUP', 10, 2),
     connections: number('BENCH_CONNECTIONS', 50, 50),
     coldRuns: number('BENCH_COLD_RUNS', 3, 1),
+    freshProcesses: env.BENCH_FRESH_PROCESSES === '1',
     clearCompileCache: [
       ...(env.BENCH_CLEAR_COMPILE_CACHE || '').split(','),
       ...(env.NODE_COMPILE_CACHE ? [env.NODE_COMPILE_CACHE] : []),
@@ -334,7 +339,10 @@ async function run(options, logDir) {
       log(`${scenario.title}`);
       const list = scenario.servers.map((name) => servers[name]);
       const warmup = first ? Math.max(options.warmup, options.firstWarmup) : options.warmup;
-      results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup }, log);
+      const restart = options.freshProcesses
+        ? async (server) => (servers[server.name] = await restartProcess(server, '/health/ready'))
+        : undefined;
+      results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup, restart }, log);
       first = false;
     }
     for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
@@ -389,7 +397,8 @@ function reportText(results, options) {
     `Petstore API benchmark, ${results.date}${options.quick ? ' (quick mode: a smoke run, not figures)' : ''}`,
     `node ${results.machine.node}, PostgreSQL ${results.machine.postgres}, ${results.machine.cpus} CPUs; ` +
       `${results.machine.loader}, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
-      `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)`,
+      `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)` +
+      (o.freshProcesses ? '; every round on fresh processes (BENCH_FRESH_PROCESSES=1)' : ''),
     `references' pet reads: ${o.referenceReads === 'single' ? 'one statement per request (BENCH_REFERENCE_READS=single)' : "those of one turn sent together, as the service's"}`,
     `service: node ${o.entry}${o.baseline ? `; baseline: node ${o.baseline}` : ''}`,
     `load average (1, 5, 15 min): ${results.loadAverage.start} at the start, ${results.loadAverage.end} at the end`,

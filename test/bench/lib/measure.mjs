@@ -99,7 +99,9 @@ function summarise(runs) {
 /**
  * Warms each server up, then runs `rounds` rounds in which every server is loaded
  * once: in the given order on odd rounds, reversed on even ones. The scenario's
- * `beforeRun`, if any, runs before every load run. `log` gets a line per run.
+ * `beforeRun`, if any, runs before every load run. `log` gets a line per run. With
+ * `options.restart` (a server → its fresh process), each round after the first restarts
+ * every server and warms it up before it is loaded: `servers` then holds the last ones.
  */
 export async function runScenario(scenario, servers, options, log) {
   const load = { seconds: options.duration, connections: options.connections, key: options.key };
@@ -111,6 +113,13 @@ export async function runScenario(scenario, servers, options, log) {
   for (const server of servers) await once(server, options.warmup);
   const runs = new Map(servers.map((server) => [server.name, []]));
   for (let round = 1; round <= options.rounds; round++) {
+    if (round > 1 && options.restart) {
+      // Every round on processes of their own (`BENCH_FRESH_PROCESSES`), warmed up again.
+      for (let i = 0; i < servers.length; i++) {
+        servers[i] = await options.restart(servers[i]);
+        await once(servers[i], options.warmup);
+      }
+    }
     const order = round % 2 === 1 ? servers : [...servers].reverse();
     for (const server of order) {
       const run = await once(server, options.duration);

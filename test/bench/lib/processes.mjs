@@ -44,6 +44,8 @@ export async function startProcess({ name, script, env, logDir, port }) {
   const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const server = {
     name,
+    /** What started it: `restartProcess` starts the same build with the same environment again. */
+    spec: { name, script, env, logDir, port },
     port,
     pid: child.pid,
     base: `http://127.0.0.1:${port}`,
@@ -66,6 +68,19 @@ export async function waitForOk(server, path, { headers = {}, intervalMs = 100, 
     attempts: Math.ceil(timeoutMs / intervalMs),
   });
   return performance.now() - server.startedAt;
+}
+
+/**
+ * Stops `server` and starts the same build, with the same environment, on the same port; resolves
+ * once it answers `readyPath`. A process of one build differs from another by up to ~15% in CPU per
+ * request (where V8 happened to lay out its code and heap), so a ratio between two servers is
+ * also taken over fresh processes (`BENCH_FRESH_PROCESSES`).
+ */
+export async function restartProcess(server, readyPath) {
+  await stopProcess(server);
+  const fresh = await startProcess(server.spec);
+  await waitForOk(fresh, readyPath);
+  return fresh;
 }
 
 /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
