@@ -22,18 +22,18 @@
 //   BENCH_ROUNDS        keyed measurements before and after, median taken (3)
 //   BENCH_CONNECTIONS   concurrent connections (50)
 //   RATE_LIMIT_MAX_ANONYMOUS_CLIENTS  passed to the service (its default when unset)
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, recreateDatabase, spawnService, waitUntilReady } from '../support/spawn-service.mjs';
 import { LOADER, loadOnce } from './lib/measure.mjs';
 import { memoryMb } from './lib/proc.mjs';
+import { benchKey, serviceEnv } from './lib/service-env.mjs';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench';
 const FLOOD_REQUESTS = Number(process.env.FLOOD_REQUESTS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const KEY = `psk_bench_${randomBytes(20).toString('hex')}`;
+const KEY = benchKey();
 const TARGETS = { rssGrowthMb: 50, keyedRatio: 0.9 };
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -89,14 +89,9 @@ async function main() {
     name: 'the service',
     port: await freePort(),
     env: {
-      DATABASE_URL,
+      ...serviceEnv({ databaseUrl: DATABASE_URL, key: KEY, logLevel: 'warn' }),
       REDIS_URL: '',
       TRUST_PROXY: 'loopback',
-      BOOTSTRAP_ADMIN_KEY: KEY,
-      BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
-      BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
-      WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'),
-      LOG_LEVEL: 'warn',
     },
   });
   const server = { base: service.base, pid: service.child.pid };

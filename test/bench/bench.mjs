@@ -50,7 +50,7 @@
 //                       way to measure what a change bought on a shared machine. An entry file
 //                       (either kind), a dist directory or a worktree (then the entry its start
 //                       script names, run with that script's node flags, as everywhere here)
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,6 +68,7 @@ import { LOADER, runScenario } from './lib/measure.mjs';
 import { buildEntry, ratioOption } from './lib/options.mjs';
 import { loadAverage, memoryMb } from './lib/proc.mjs';
 import { restartProcess, startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
+import { benchKey, serviceEnv as serviceEnvOf, tracingEnv } from './lib/service-env.mjs';
 import { coldStartText, memoryText, scenarioText, targets, targetsText } from './lib/report.mjs';
 import { runSteadyLoad, steadyLoadText } from './lib/steady-load.mjs';
 import { encodeCursor } from './references/work.mjs';
@@ -147,7 +148,7 @@ function parseOptions(argv, env) {
     baseline: env.BENCH_BASELINE ? buildEntry(env.BENCH_BASELINE, 'BENCH_BASELINE') : undefined,
     referenceReads: env.BENCH_REFERENCE_READS === 'batched' ? 'batched' : 'single',
     tracingRatio: ratioOption(env.BENCH_TRACING_RATIO, 0.1),
-    key: `psk_bench_${randomBytes(20).toString('hex')}`,
+    key: benchKey(),
   };
 }
 
@@ -250,16 +251,7 @@ async function run(options, logDir) {
   /** The tracing scenarios' OTLP sink. */
   let sink;
   const prefix = `bench:${randomUUID()}:`;
-  const serviceEnv = {
-    DATABASE_URL: options.databaseUrl,
-    BOOTSTRAP_ADMIN_KEY: options.key,
-    // Required with a DATABASE_URL: one key for every build started on the database.
-    WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'),
-    BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
-    BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
-    LOG_LEVEL: 'info',
-    REDIS_URL: undefined,
-  };
+  const serviceEnv = { ...serviceEnvOf({ databaseUrl: options.databaseUrl, key: options.key }), REDIS_URL: undefined };
   const results = {
     date: new Date().toISOString(),
     machine: { cpus: availableParallelism(), node: process.version, loader: LOADER },
@@ -317,12 +309,7 @@ async function run(options, logDir) {
       // The same build with tracing on, exporting (OTLP/HTTP, protobuf: the default) to a sink
       // in this process that answers 200 and only counts what it gets.
       sink = await startOtlpReceiver();
-      const env = {
-        ...serviceEnv,
-        OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
-        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-        OTEL_TRACES_SAMPLER_ARG: String(options.tracingRatio),
-      };
+      const env = { ...serviceEnv, ...tracingEnv(sink.endpoint, options.tracingRatio) };
       servers['service+tracing'] = await startProcess({ name: 'service+tracing', script: options.entry, env, logDir });
     }
     for (const server of Object.values(servers)) await waitForOk(server, '/health/ready');

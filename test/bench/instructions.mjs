@@ -24,7 +24,6 @@
 //   BENCH_DATABASE_URL      postgres://postgres@127.0.0.1:5432/petstore_bench (re-created)
 /* global fetch, URL */
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -35,6 +34,7 @@ import { startFlags } from '../support/start-flags.mjs';
 import { loadDataset } from './lib/dataset.mjs';
 import { buildEntry, ratioOption } from './lib/options.mjs';
 import { startProcess, stopProcess, waitForOk } from './lib/processes.mjs';
+import { benchKey, serviceEnv as serviceEnvOf, tracingEnv } from './lib/service-env.mjs';
 
 const env = process.env;
 const count = (name, normal) => Math.max(1, Number(env[name]) || normal);
@@ -130,16 +130,8 @@ const perRequest = (value) => `${(value / REQUESTS / 1000).toFixed(0)}k`;
 
 async function main() {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-  const key = `psk_bench_${randomBytes(20).toString('hex')}`;
-  const serviceEnv = {
-    DATABASE_URL,
-    BOOTSTRAP_ADMIN_KEY: key,
-    BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
-    BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
-    WEBHOOKS_SECRET_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'info',
-    REDIS_URL: undefined,
-  };
+  const key = benchKey();
+  const serviceEnv = { ...serviceEnvOf({ databaseUrl: DATABASE_URL, key }), REDIS_URL: undefined };
   const logDir = mkdtempSync(join(tmpdir(), 'petstore-instructions-'));
   const sink = await startOtlpReceiver();
   try {
@@ -150,12 +142,7 @@ async function main() {
     const data = await loadDataset(DATABASE_URL);
     await stopProcess(service);
     const ids = data.spreadPetIds;
-    const tracing = (ratio) => ({
-      ...serviceEnv,
-      OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint,
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: String(ratio),
-    });
+    const tracing = (ratio) => ({ ...serviceEnv, ...tracingEnv(sink.endpoint, ratio) });
     const builds = [
       { name: 'service', entry: ENTRY, env: serviceEnv },
       { name: `tracing ${RATIO * 100}%`, entry: ENTRY, env: tracing(RATIO) },

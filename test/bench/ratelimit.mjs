@@ -16,7 +16,7 @@
 //   BENCH_DURATION      seconds per measurement (default 8)
 //   BENCH_ROUNDS        rounds (default 3)
 //   BENCH_CONNECTIONS   concurrent connections (default 50)
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import {
@@ -26,6 +26,7 @@ import {
   spawnService,
   waitUntilReady,
 } from '../support/spawn-service.mjs';
+import { benchKey, serviceEnv, webhooksSecret } from './lib/service-env.mjs';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/petstore_bench';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -33,9 +34,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PREFIX = `rl-bench:${randomUUID()}:`;
-const KEY = `psk_bench_${randomBytes(20).toString('hex')}`;
+const KEY = benchKey();
 /** One key sealing webhook secrets for every instance, as a DATABASE_URL requires. */
-const WEBHOOKS_SECRET_KEY = randomBytes(32).toString('base64');
+const WEBHOOKS_SECRET_KEY = webhooksSecret();
 const TARGETS = { memory: 0.05, redis: 0.15 };
 
 const MODES = [
@@ -50,12 +51,7 @@ async function start(mode) {
     name: `the '${mode.name}' instance`,
     port: await freePort(),
     env: {
-      DATABASE_URL,
-      BOOTSTRAP_ADMIN_KEY: KEY,
-      WEBHOOKS_SECRET_KEY,
-      BOOTSTRAP_ADMIN_LIMIT_PER_MINUTE: '1000000000',
-      BOOTSTRAP_ADMIN_LIMIT_PER_DAY: '2000000000',
-      LOG_LEVEL: 'warn',
+      ...serviceEnv({ databaseUrl: DATABASE_URL, key: KEY, secret: WEBHOOKS_SECRET_KEY, logLevel: 'warn' }),
       ...mode.env,
     },
   });
