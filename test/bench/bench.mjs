@@ -402,10 +402,12 @@ function reportText(results, options) {
 
 let status = 0;
 let logDir;
-process.on('SIGINT', () => {
-  log('Interrupted: stopping the servers');
-  stopAll().finally(() => process.exit(130));
-});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping the servers`);
+    stopAll().finally(() => process.exit(130));
+  });
+}
 try {
   const options = parseOptions(process.argv.slice(2), process.env);
   logDir = mkdtempSync(join(tmpdir(), 'petstore-bench-logs-'));

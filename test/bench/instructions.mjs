@@ -33,7 +33,7 @@ import { freePort, recreateDatabase, waitUntilReady } from '../support/spawn-ser
 import { startFlags } from '../support/start-flags.mjs';
 import { loadDataset } from './lib/dataset.mjs';
 import { buildEntry, ratioOption } from './lib/options.mjs';
-import { startProcess, stopProcess, waitForOk } from './lib/processes.mjs';
+import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
 import { benchKey, serviceEnv as serviceEnvOf, tracingEnv } from './lib/service-env.mjs';
 
 const env = process.env;
@@ -92,6 +92,9 @@ async function load(port, key, ids, n) {
   return failed;
 }
 
+/** The build under callgrind now, stopped with the bench when it is interrupted. */
+let counting;
+
 async function measure(build, key, ids, dir) {
   const port = await freePort();
   const merged = { ...env, ...build.env, PORT: String(port) };
@@ -108,6 +111,7 @@ async function measure(build, key, ids, dir) {
     stdio: 'ignore',
   });
   const exited = new Promise((done) => child.once('exit', done));
+  counting = child;
   try {
     const service = { name: build.name, child, output: () => '(its output is not kept under callgrind)' };
     const ready = async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).ok;
@@ -172,6 +176,14 @@ async function main() {
     await sink.close();
     rmSync(logDir, { recursive: true, force: true });
   }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping the servers`);
+    if (counting?.exitCode === null) counting.kill('SIGTERM');
+    stopAll().finally(() => process.exit(130));
+  });
 }
 
 main().catch((error) => {
