@@ -72,9 +72,9 @@ export async function waitForOk(server, path, { headers = {}, intervalMs = 100, 
 
 /**
  * Stops `server` and starts the same build, with the same environment, on the same port; resolves
- * once it answers `readyPath`. A process of one build differs from another by up to ~15% in CPU per
- * request (where V8 happened to lay out its code and heap), so a ratio between two servers is
- * also taken over fresh processes (`BENCH_FRESH_PROCESSES`).
+ * once it answers `readyPath`. Two processes of one build have differed by up to ~15% in CPU per
+ * request on a shared machine, so a small ratio between two builds is better taken over several
+ * processes of each (`BENCH_FRESH_PROCESSES`).
  */
 export async function restartProcess(server, readyPath) {
   await stopProcess(server);
