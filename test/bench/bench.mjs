@@ -320,15 +320,16 @@ async function run(options, logDir) {
     const checked = await checkAnswers(servers.service, others, checkRequests(data), options.key);
     log(`Answers checked: ${checked} requests, ${others.map((s) => s.name).join(', ')} answer as the service does`);
 
+    // BENCH_FRESH_PROCESSES: a restarted server takes its predecessor's place for the scenarios after.
+    const restart = options.freshProcesses
+      ? async (server) => (servers[server.name] = await restartProcess(server, '/health/ready'))
+      : undefined;
     let first = true;
     for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline, options.tracingRatio)) {
       if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
       log(`${scenario.title}`);
       const list = scenario.servers.map((name) => servers[name]);
       const warmup = first ? Math.max(options.warmup, options.firstWarmup) : options.warmup;
-      const restart = options.freshProcesses
-        ? async (server) => (servers[server.name] = await restartProcess(server, '/health/ready'))
-        : undefined;
       results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup, restart }, log);
       first = false;
     }

@@ -22,15 +22,14 @@
 //   INSTRUCTIONS_REQUESTS   requests counted (3,000)
 //   INSTRUCTIONS_WARMUP     requests before counting (15,000: V8 has optimised the hot path)
 //   BENCH_DATABASE_URL      postgres://postgres@127.0.0.1:5432/petstore_bench (re-created)
-/* global fetch, URL */
-import { execFileSync, spawn } from 'node:child_process';
+/* global URL */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOtlpReceiver } from '../support/otlp-receiver.mjs';
-import { freePort, recreateDatabase, waitUntilReady } from '../support/spawn-service.mjs';
-import { startFlags } from '../support/start-flags.mjs';
+import { recreateDatabase } from '../support/spawn-service.mjs';
 import { loadDataset } from './lib/dataset.mjs';
 import { buildEntry, ratioOption } from './lib/options.mjs';
 import { startProcess, stopAll, stopProcess, waitForOk } from './lib/processes.mjs';
@@ -92,38 +91,25 @@ async function load(port, key, ids, n) {
   return failed;
 }
 
-/** The build under callgrind now, stopped with the bench when it is interrupted. */
-let counting;
-
 async function measure(build, key, ids, dir) {
-  const port = await freePort();
-  const merged = { ...env, ...build.env, PORT: String(port) };
-  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
   const stem = build.name.replace(/\W+/g, '-');
-  const args = [
+  const callgrind = [
+    'valgrind',
     '--tool=callgrind',
     '--instr-atstart=no',
     '--smc-check=all',
     `--callgrind-out-file=${join(dir, stem)}.%p`,
   ];
-  const child = spawn('valgrind', [...args, process.execPath, ...startFlags(build.entry), build.entry], {
-    env: merged,
-    stdio: 'ignore',
-  });
-  const exited = new Promise((done) => child.once('exit', done));
-  counting = child;
+  const server = await startProcess({ name: stem, script: build.entry, env: build.env, logDir: dir, under: callgrind });
   try {
-    const service = { name: build.name, child, output: () => '(its output is not kept under callgrind)' };
-    const ready = async () => (await fetch(`http://127.0.0.1:${port}/health/ready`)).ok;
-    await waitUntilReady(service, ready, { attempts: 1_200, intervalMs: 500 }); // callgrind starts it ~10x slower
-    const warmFailed = await load(port, key, ids, WARMUP);
-    execFileSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
-    const failed = await load(port, key, ids, REQUESTS);
-    execFileSync('callgrind_control', ['--dump', String(child.pid)], { stdio: 'ignore' });
+    await waitForOk(server, '/health/ready', { intervalMs: 500, timeoutMs: 600_000 }); // ~10x slower under callgrind
+    const warmFailed = await load(server.port, key, ids, WARMUP);
+    execFileSync('callgrind_control', ['--instr=on', String(server.pid)], { stdio: 'ignore' });
+    const failed = await load(server.port, key, ids, REQUESTS);
+    execFileSync('callgrind_control', ['--dump', String(server.pid)], { stdio: 'ignore' });
     if (warmFailed + failed > 0) throw new Error(`${build.name}: ${warmFailed + failed} requests did not answer 200`);
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await stopProcess(server, 60_000);
   }
   const dump = readdirSync(dir).find((file) => file.startsWith(`${stem}.`) && file.endsWith('.1'));
   if (!dump) throw new Error(`${build.name}: callgrind wrote no dump`);
@@ -181,7 +167,6 @@ async function main() {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     log(`${signal}: stopping the servers`);
-    if (counting?.exitCode === null) counting.kill('SIGTERM');
     stopAll().finally(() => process.exit(130));
   });
 }

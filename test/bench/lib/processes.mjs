@@ -30,22 +30,24 @@ function tail(file, bytes = 4_000) {
 
 /**
  * Runs `node <script>` (a build's entry with its start script's flags, `startFlags`) with PORT and `env` over this environment (a variable set to
- * undefined is removed), its stdout and stderr appended to `<logDir>/<name>.log`.
+ * undefined is removed), its stdout and stderr appended to `<logDir>/<name>.log`; under `under`
+ * (a command and its arguments, such as valgrind's) when given.
  */
-export async function startProcess({ name, script, env, logDir, port }) {
+export async function startProcess({ name, script, env, logDir, port, under = [] }) {
   port ??= await freePort();
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
   const merged = { ...process.env, PORT: String(port), ...env };
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...startFlags(script), script], { env: merged, stdio: ['ignore', fd, fd] });
+  const [command, ...args] = [...under, process.execPath, ...startFlags(script), script];
+  const child = spawn(command, args, { env: merged, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const server = {
     name,
     /** What started it: `restartProcess` starts the same build with the same environment again. */
-    spec: { name, script, env, logDir, port },
+    spec: { name, script, env, logDir, port, under },
     port,
     pid: child.pid,
     base: `http://127.0.0.1:${port}`,
