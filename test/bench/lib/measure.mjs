@@ -1,6 +1,7 @@
 // Load generation and what is measured around it: wrk (when installed) or autocannon
-// against one server for a while, the server's CPU time over the same interval, and
+// against one server for a while, the server's CPU time and garbage collections over the same interval, and
 // interleaved rounds (so that drift on a shared machine hits every server alike).
+/* global fetch */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { cpuMs, loadAverage } from './proc.mjs';
@@ -52,14 +53,49 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+/** The `nodejs_gc_duration_seconds` series of prom-client's default metrics, by kind. */
+const GC_SERIES = /^nodejs_gc_duration_seconds_(count|sum)\{kind="(major|minor)"\} (\S+)$/gm;
+
 /**
- * One load run: throughput, latency, failures, and the server's CPU time per request.
+ * The server's garbage collections so far, from its `/metrics` (the admin key reads it):
+ * mark-compacts (`major`), scavenges (`minor`) and their seconds; null for a server that
+ * serves none (the references).
+ */
+async function collections(server, key) {
+  try {
+    const response = await fetch(`${server.base}/metrics`, { headers: key ? { 'X-API-Key': key } : {} });
+    if (!response.ok) return null;
+    const counts = { major: 0, minor: 0, seconds: 0 };
+    for (const [, series, kind, value] of (await response.text()).matchAll(GC_SERIES)) {
+      if (series === 'count') counts[kind] = Number(value);
+      else counts.seconds += Number(value);
+    }
+    return counts;
+  } catch {
+    return null;
+  }
+}
+
+/** What the collections between two readings were: a process that collects the old generation far more often shows it. */
+const gcBetween = (before, after) =>
+  before && after
+    ? {
+        major: after.major - before.major,
+        minor: after.minor - before.minor,
+        ms: Math.round((after.seconds - before.seconds) * 1000),
+      }
+    : null;
+
+/**
+ * One load run: throughput, latency, failures, the server's CPU time per request and its
+ * garbage collections over the run (when it serves /metrics).
  * A request with `paths` asks a random one of them each time (its `path` is the first);
  * with `uniqueHeader`, each request gives that header a value never sent before.
  */
 export async function loadOnce(server, request, { seconds, connections, key }) {
   const headers = key ? { 'X-API-Key': key } : {};
   if (request.body) headers['Content-Type'] = 'application/json';
+  const gcBefore = await collections(server, key);
   const cpuBefore = cpuMs(server.pid);
   const generate = LOADER === 'wrk' ? wrkOnce : autocannonOnce;
   const url = `${server.base}${request.path}`;
@@ -77,10 +113,11 @@ export async function loadOnce(server, request, { seconds, connections, key }) {
     uniqueAddress,
   });
   const cpuAfter = cpuMs(server.pid);
-  return { ...result, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+  const gc = gcBetween(gcBefore, await collections(server, key));
+  return { ...result, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, gc };
 }
 
-/** Medians over the rounds; CPU per request over all of them together. */
+/** Medians over the rounds; CPU per request and garbage collections over all of them together. */
 function summarise(runs) {
   const requests = runs.reduce((sum, r) => sum + r.requests, 0);
   const cpu = runs.every((r) => r.cpuMs !== null) ? runs.reduce((sum, r) => sum + r.cpuMs, 0) : null;
@@ -92,6 +129,9 @@ function summarise(runs) {
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     cpuPerRequestMs: cpu === null || requests === 0 ? null : cpu / requests,
+    gc: runs.every((r) => r.gc)
+      ? Object.fromEntries(['major', 'minor', 'ms'].map((k) => [k, runs.reduce((sum, r) => sum + r.gc[k], 0)]))
+      : null,
     rounds: runs,
   };
 }
@@ -125,8 +165,9 @@ export async function runScenario(scenario, servers, options, log) {
       const run = await once(server, options.duration);
       runs.get(server.name).push(run);
       const failures = run.non2xx + run.errors ? `, ${run.non2xx} non-2xx, ${run.errors} errors` : '';
+      const gc = run.gc ? `, GC ${run.gc.minor} scavenges + ${run.gc.major} mark-compacts (${run.gc.ms} ms)` : '';
       log(
-        `  round ${round} ${server.name.padEnd(13)} ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${failures}`,
+        `  round ${round} ${server.name.padEnd(13)} ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${failures}${gc}`,
       );
     }
   }

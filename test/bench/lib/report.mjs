@@ -70,7 +70,16 @@ export function scenarioText(result) {
     lines.push(ratioRow(label, ratios(result.servers[a], result.servers[b])));
     lines.push(ratioRow('  by round', pairedRatios(result.servers[a], result.servers[b])));
   }
+  const collected = Object.entries(result.servers).filter(([, summary]) => summary.gc && summary.requests);
+  if (collected.length)
+    lines.push(`  GC per 1,000 requests: ${collected.map(([name, s]) => gcText(name, s)).join('; ')}`);
   return lines.join('\n');
+}
+
+/** Mark-compacts, scavenges and milliseconds collecting per 1,000 requests (servers that serve /metrics). */
+function gcText(name, { gc, requests }) {
+  const per = (value) => ((value * 1000) / requests).toFixed(value * 1000 < requests * 10 ? 2 : 0);
+  return `${name} ${per(gc.major)} mark-compacts, ${per(gc.minor)} scavenges, ${per(gc.ms)} ms`;
 }
 
 export function memoryText(memory) {
