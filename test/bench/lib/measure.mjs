@@ -1,7 +1,7 @@
 // Load generation and what is measured around it: wrk (when installed) or autocannon
 // against one server for a while, the server's CPU time and garbage collections over the same interval, and
 // interleaved rounds (so that drift on a shared machine hits every server alike).
-/* global fetch */
+/* global fetch, AbortSignal */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { cpuMs, loadAverage } from './proc.mjs';
@@ -59,11 +59,15 @@ const GC_SERIES = /^nodejs_gc_duration_seconds_(count|sum)\{kind="(major|minor)"
 /**
  * The server's garbage collections so far, from its `/metrics` (the admin key reads it):
  * mark-compacts (`major`), scavenges (`minor`) and their seconds; null for a server that
- * serves none (the references).
+ * serves none (the references) and for a run without the key (nothing extra is sent then).
  */
 async function collections(server, key) {
+  if (!key) return null;
   try {
-    const response = await fetch(`${server.base}/metrics`, { headers: key ? { 'X-API-Key': key } : {} });
+    const response = await fetch(`${server.base}/metrics`, {
+      headers: { 'X-API-Key': key },
+      signal: AbortSignal.timeout(5_000),
+    });
     if (!response.ok) return null;
     const counts = { major: 0, minor: 0, seconds: 0 };
     for (const [, series, kind, value] of (await response.text()).matchAll(GC_SERIES)) {

@@ -78,8 +78,8 @@ export function scenarioText(result) {
 
 /** Mark-compacts, scavenges and milliseconds collecting per 1,000 requests (servers that serve /metrics). */
 function gcText(name, { gc, requests }) {
-  const per = (value) => ((value * 1000) / requests).toFixed(value * 1000 < requests * 10 ? 2 : 0);
-  return `${name} ${per(gc.major)} mark-compacts, ${per(gc.minor)} scavenges, ${per(gc.ms)} ms`;
+  const per = (value, digits) => ((value * 1000) / requests).toFixed(digits);
+  return `${name} ${per(gc.major, 2)} mark-compacts, ${per(gc.minor, 1)} scavenges, ${per(gc.ms, 1)} ms`;
 }
 
 export function memoryText(memory) {
