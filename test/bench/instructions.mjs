@@ -11,14 +11,16 @@
 //   npm run bench:instructions        (needs `valgrind`: apt-get install valgrind)
 //
 // Each build, one after the other, on the bench's data (1,000,000 pets, re-created):
-// started under callgrind with counting off, ready, WARMUP requests of GET /pets?id=N (N
-// the bench's 1,000 pets across the million, 8 in flight, one keep-alive agent), then counting on for
+// started under callgrind with counting off, ready, WARMUP requests of the measured read
+// (INSTRUCTIONS_READ: GET /pets?id=N, N the bench's 1,000 pets across the million; or GET /pets),
+// 8 in flight on one keep-alive agent, then counting on for
 // REQUESTS more, dumped, stopped. Builds: the service; with tracing on at
 // BENCH_TRACING_RATIO (0.1), exporting to a local OTLP sink; with tracing on and nothing
 // sampled (what every request pays); and BENCH_BASELINE when given. BENCH_ENTRY and
 // BENCH_BASELINE name a build as `npm run bench` reads them (an entry, a dist directory or a
 // worktree, run with its start script's node flags).
 //
+//   INSTRUCTIONS_READ       by-id (GET /pets?id=N, the default) or list (GET /pets, the first page)
 //   INSTRUCTIONS_REQUESTS   requests counted (3,000)
 //   INSTRUCTIONS_WARMUP     requests before counting (15,000: V8 has optimised the hot path)
 //   BENCH_DATABASE_URL      postgres://postgres@127.0.0.1:5432/petstore_bench (re-created)
@@ -40,6 +42,12 @@ const count = (name, normal) => Math.max(1, Number(env[name]) || normal);
 const REQUESTS = count('INSTRUCTIONS_REQUESTS', 3_000);
 const WARMUP = count('INSTRUCTIONS_WARMUP', 15_000);
 const IN_FLIGHT = 8;
+const LIST = env.INSTRUCTIONS_READ === 'list';
+if (env.INSTRUCTIONS_READ && !LIST && env.INSTRUCTIONS_READ !== 'by-id')
+  throw new Error(`INSTRUCTIONS_READ is by-id or list, not ${env.INSTRUCTIONS_READ}`);
+/** The measured request: a lookup by id (the bench's 1,000 pets across the million in turn), or the first page. */
+const READ = LIST ? 'GET /pets' : 'GET /pets?id=N';
+const pathOf = (id) => (LIST ? '/pets' : `/pets?id=${id}`);
 const DATABASE_URL = env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/petstore_bench';
 const RATIO = ratioOption(env.BENCH_TRACING_RATIO, 0.1);
 const ENTRY = buildEntry(env.BENCH_ENTRY || env.PETSTORE_ENTRY || 'dist/petstore.cjs', 'BENCH_ENTRY');
@@ -67,7 +75,7 @@ function breakdown(file) {
   return { total, compiler, collector, rest: total - compiler - collector };
 }
 
-/** `n` GET /pets?id=N, `IN_FLIGHT` at a time; the number that did not answer 200. */
+/** `n` of the measured request (`READ`), `IN_FLIGHT` at a time; the number that did not answer 200. */
 async function load(port, key, ids, n) {
   const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
   let sent = 0;
@@ -75,7 +83,7 @@ async function load(port, key, ids, n) {
   const one = () =>
     new Promise((done, fail) => {
       const id = ids[sent % ids.length];
-      const req = request({ port, path: `/pets?id=${id}`, agent, headers: { 'x-api-key': key } }, (res) => {
+      const req = request({ port, path: pathOf(id), agent, headers: { 'x-api-key': key } }, (res) => {
         res.resume();
         res.on('end', () => done(res.statusCode));
       });
@@ -147,9 +155,7 @@ async function main() {
       results.push({ build, counts: await measure(build, key, ids, logDir) });
     }
     const base = results[0].counts.total;
-    console.log(
-      `Instructions per GET /pets?id=N (callgrind; ${REQUESTS} counted after ${WARMUP}), node ${process.version}`,
-    );
+    console.log(`Instructions per ${READ} (callgrind; ${REQUESTS} counted after ${WARMUP}), node ${process.version}`);
     console.log('  build                  total   ratio   V8 compilers   V8 collector   the rest');
     for (const { build, counts } of results) {
       const cells = [counts.total, counts.compiler, counts.collector, counts.rest].map(perRequest);
