@@ -21,9 +21,11 @@
 //                       (OTLP/HTTP protobuf to a sink the bench runs) against the service
 //   BENCH_DURATION      seconds per measured run (8)      BENCH_ROUNDS     rounds (3)
 //   BENCH_WARMUP        seconds of warm-up per server (3) BENCH_CONNECTIONS connections (50)
-//   BENCH_FIRST_WARMUP  seconds of warm-up per server before the first scenario (10): every
-//                       server's JIT compiler is still at work on its request path after a
-//                       few seconds, the service's (much more code) longest
+//   BENCH_FIRST_WARMUP  seconds of warm-up of a server process before its first scenario (10;
+//                       a fresh process's too), and of a request new to a server that another
+//                       of the scenario ran before: every server's JIT compiler is still at work
+//                       on its request path after a few seconds, the service's (much more code)
+//                       longest, and a traced path at 10% sampling ten times longer
 //   BENCH_COLD_RUNS     runs of each cold start (3)
 //   BENCH_CLEAR_COMPILE_CACHE  comma-separated directories emptied (files removed) before every
 //                       first start of the cold starts, for a build that keeps a compile cache where
@@ -161,6 +163,8 @@ function loadScenarios(data, databaseUrl, baseline, tracingRatio) {
   // server that shares identical reads would be measured on that alone).
   const spread = (paths) => ({ path: paths[0], paths });
   const byId = spread(data.spreadPetIds.map((id) => `/pets?id=${id}`));
+  /** One object per request kind: a server's warm-up knows the requests it ran by them (runScenario). */
+  const firstPage = { path: '/pets' };
   const many = `${SPREAD.toLocaleString('en')} different`;
   return [
     { id: 'pets-by-id', title: `GET /pets?id=N (${many} N)`, servers: all, request: byId },
@@ -170,7 +174,7 @@ function loadScenarios(data, databaseUrl, baseline, tracingRatio) {
       servers: all,
       request: spread(data.spreadPetIds.map((id) => `/pets/${id}`)),
     },
-    { id: 'list-first', title: 'GET /pets (first page)', servers: all, request: { path: '/pets' } },
+    { id: 'list-first', title: 'GET /pets (first page)', servers: all, request: firstPage },
     {
       id: 'deep-10k',
       title: `GET /pets deep page of ${CATEGORY_PETS.toLocaleString('en')} (${many} cursors)`,
@@ -217,7 +221,7 @@ function loadScenarios(data, databaseUrl, baseline, tracingRatio) {
       id: 'tracing-list',
       title: `GET /pets (first page), tracing on (${tracingRatio * 100}% sampled, OTLP to a sink) vs off`,
       servers: ['service', 'service+tracing'],
-      request: { path: '/pets' },
+      request: firstPage,
     },
   ];
 }
@@ -324,14 +328,13 @@ async function run(options, logDir) {
     const restart = options.freshProcesses
       ? async (server) => (servers[server.name] = await restartProcess(server, '/health/ready'))
       : undefined;
-    let first = true;
+    // The requests each server process has run: a process's first warm-up is BENCH_FIRST_WARMUP (runScenario).
+    const warmed = new WeakMap();
     for (const scenario of loadScenarios(data, options.databaseUrl, options.baseline, options.tracingRatio)) {
       if (!wanted(scenario.id) || !scenario.servers.every((name) => servers[name])) continue;
       log(`${scenario.title}`);
       const list = scenario.servers.map((name) => servers[name]);
-      const warmup = first ? Math.max(options.warmup, options.firstWarmup) : options.warmup;
-      results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmup, restart }, log);
-      first = false;
+      results.scenarios[scenario.id] = await runScenario(scenario, list, { ...options, warmed, restart }, log);
     }
     for (const [name, server] of Object.entries(servers)) results.memory[name].after = memoryMb(server.pid);
   }
@@ -385,7 +388,7 @@ function reportText(results, options) {
     `Petstore API benchmark, ${results.date}${options.quick ? ' (quick mode: a smoke run, not figures)' : ''}`,
     `node ${results.machine.node}, PostgreSQL ${results.machine.postgres}, ${results.machine.cpus} CPUs; ` +
       `${results.machine.loader}, ${o.connections} connections, ${o.rounds} round(s) of ${o.duration} s after ${o.warmup} s of warm-up ` +
-      `(${Math.max(o.warmup, o.firstWarmup)} s before the first scenario)` +
+      `(${Math.max(o.warmup, o.firstWarmup)} s at a process's first)` +
       (o.freshProcesses ? '; every round on fresh processes (BENCH_FRESH_PROCESSES=1)' : ''),
     `references' pet reads: ${o.referenceReads === 'single' ? 'one statement per request (BENCH_REFERENCE_READS=single)' : "those of one turn sent together, as the service's"}`,
     `service: node ${o.entry}${o.baseline ? `; baseline: node ${o.baseline}` : ''}`,
