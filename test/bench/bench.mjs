@@ -59,9 +59,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, URL } from 'node:url';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { startOtlpReceiver } from '../support/otlp-receiver.mjs';
+import { redisAnswersPing } from '../support/redis-ping.mjs';
 import { deleteRedisKeys, recreateDatabase } from '../support/spawn-service.mjs';
 import { checkAnswers, checkRequests } from './lib/checks.mjs';
 import { measureColdStarts } from './lib/cold-start.mjs';
@@ -226,18 +226,6 @@ function loadScenarios(data, databaseUrl, baseline, tracingRatio) {
   ];
 }
 
-async function redisReachable(url) {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function postgresVersion(url) {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -297,7 +285,7 @@ async function run(options, logDir) {
       servers.baseline = await startProcess({ name: 'baseline', script: options.baseline, env: serviceEnv, logDir });
     }
     if (wanted('redis')) {
-      if (await redisReachable(options.redisUrl)) {
+      if (await redisAnswersPing(options.redisUrl)) {
         const env = { ...serviceEnv, REDIS_URL: options.redisUrl, RATE_LIMIT_REDIS_PREFIX: prefix };
         servers['service+redis'] = await startProcess({
           name: 'service+redis',

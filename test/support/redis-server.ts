@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { eventually } from './eventually.js';
+import { redisAnswersPing } from './redis-ping.mjs';
 import { freePort } from './spawn-service.mjs';
 
 /** Whether this machine has a redis-server to start. */
@@ -32,30 +32,7 @@ export class PrivateRedisServer {
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );
-    await eventually(() => this.answersPing());
-  }
-
-  /**
-   * One PING on a client of its own that never retries, disconnected whatever happened. A
-   * single probe retried by hand could leave a reconnect timer of ioredis behind (calling
-   * `connect()` while it was reconnecting), which kept reconnecting to the killed server
-   * and kept jest from exiting.
-   */
-  private async answersPing(): Promise<boolean> {
-    const probe = new Redis(this.port, '127.0.0.1', {
-      lazyConnect: true,
-      retryStrategy: () => null,
-      maxRetriesPerRequest: 0,
-    });
-    probe.on('error', () => undefined); // a refused connection is the answer, not an error to report
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
+    await eventually(() => redisAnswersPing(this.url));
   }
 
   /** Kills the server (SIGKILL: clients get no goodbye) and waits for it to exit; nothing to do when it is not running. */
