@@ -172,13 +172,26 @@ describe('tracing (e2e, the built service with OpenTelemetry)', () => {
     });
 
     it('links an order’s webhook delivery to the order’s trace and sends the receiver a traceparent', async () => {
-      const hook = await call('POST', '/webhooks', { url: `${hooks.url}/orders`, events: ['order.placed'] });
+      const hook = await call('POST', '/webhooks', {
+        url: `${hooks.url}/orders`,
+        events: ['order.placed', 'category.created'],
+      });
       expect(hook.status).toBe(201);
       secrets.push(((await hook.json()) as { secret: string }).secret);
       const categoryName = `Tracing-${randomUUID()}`;
       const petName = `Tracer-${randomUUID()}`;
       secrets.push(categoryName, petName);
-      const category = (await (await call('POST', '/categories', { name: categoryName })).json()) as { id: number };
+      // An event the outbox subscriber appends (the event store's statement) keeps its trace too.
+      const creation = callerContext();
+      const category = (await (
+        await call('POST', '/categories', { name: categoryName }, { traceparent: creation.traceparent })
+      ).json()) as { id: number };
+      const created = await receiver.waitFor((spans) =>
+        spans.find(
+          (span) => span.name === 'webhook.delivery' && span.links.some((link) => link.traceId === creation.traceId),
+        ),
+      );
+      expect(created.traceId).not.toBe(creation.traceId);
       const pet = (await (await call('POST', '/pets', { name: petName, categoryId: category.id })).json()) as {
         id: number;
       };
