@@ -8,7 +8,6 @@ import {
   trace,
   type Tracer,
 } from '@opentelemetry/api';
-import { traceResponse } from './trace-response.js';
 
 /**
  * The service's own spans, at the seams no instrumentation sees (authentication, the
@@ -39,18 +38,4 @@ export function withTraceContext(headers: Readonly<Record<string, string>>): Rec
   const carrier: Record<string, string> = { ...headers };
   propagation.inject(context.active(), carrier);
   return carrier;
-}
-
-/**
- * `sql` ending with the W3C `traceparent` of `span` (by default the active one) as a
- * SQL comment, sqlcommenter's form `/*traceparent='00-…'*\/`, when that span is
- * recorded (a sampled request); else `sql` as it is. The statements that write outbox
- * rows send it, and only those: the `events.trace_parent` column's default reads it
- * back from the statement (`current_query()`), so an event keeps the trace of the
- * change that made it, while every other statement keeps one text, sampled or not.
- */
-export function withTraceComment(sql: string, span: Span | undefined = trace.getActiveSpan()): string {
-  // `00-<trace id>-<span id>-<flags>`: a traceresponse and a traceparent have one form.
-  const parent = span?.isRecording() ? traceResponse(span.spanContext()) : undefined;
-  return parent === undefined ? sql : `${sql} /*traceparent='${parent}'*/`;
 }

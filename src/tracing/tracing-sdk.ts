@@ -27,10 +27,9 @@ export const DEFAULT_SERVICE_NAME = 'petstore-api';
  *   receiver's URL may carry its own token);
  * - pg: each statement's text as sent, parameterised — never the values
  *   (`enhancedDatabaseReporting` off) —, and the pool's connects; only inside a
- *   trace (the job queue's polls make none). No sqlcommenter comment on every
- *   statement: a text of its own for each sampled statement made every read
- *   dearer (docs/operations.md, Tracing); the statements that write outbox rows
- *   carry the trace themselves (`withTraceComment`);
+ *   trace (the job queue's polls make none). Each statement carries its span's
+ *   `traceparent` in a trailing SQL comment, from which an event written by it
+ *   takes its trace context (the `events.trace_parent` column's default);
  * - ioredis: the command's name only, never its arguments (client ids, keys).
  */
 export function startTracing(env: NodeJS.ProcessEnv = process.env): NodeSDK {
@@ -47,6 +46,9 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): NodeSDK {
       new PgInstrumentation({
         enhancedDatabaseReporting: false,
         requireParentSpan: true,
+        // The statement's trace context as a trailing comment (sqlcommenter): seen in
+        // pg_stat_activity, and what an outbox row records (events.trace_parent).
+        addSqlCommenterCommentToQueries: true,
       }),
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],

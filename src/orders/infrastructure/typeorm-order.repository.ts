@@ -10,7 +10,6 @@ import { IDEMPOTENCY_RETENTION_MS } from '../domain/idempotency.js';
 import type { OrderFilter, OrderRepository, PlacementPublishing, PlacementResult } from '../domain/order.repository.js';
 import { fromStored, OrderMapper, type StoredOutcome } from './order.mapper.js';
 import { OrderOrmEntity } from './order.orm-entity.js';
-import { withTraceComment } from '../../tracing/spans.js';
 
 /**
  * Places an order through the `orders_place` function (migration
@@ -20,8 +19,7 @@ import { withTraceComment } from '../../tracing/spans.js';
  * record, locks the pet's inventory line, places the order when the rule allows it,
  * appends its events to the outbox and stores the outcome under the key. One round
  * trip, so the line is held for the COMMIT that follows and nothing else; or,
- * outside a transaction, only inside PostgreSQL. Sent with the trace's comment
- * (`withTraceComment`): the outbox rows it writes keep the placement's trace.
+ * outside a transaction, only inside PostgreSQL.
  */
 const PLACE_FROM_STOCK = `SELECT line_quantity, line_status, order_id::text, replay_hash, replay_outcome
   FROM orders_place($1, $2, $3, $4, $5, $6, $7, $8)`;
@@ -84,19 +82,16 @@ export class TypeOrmOrderRepository implements OrderRepository {
   ): Promise<PlacementResult> {
     const shipDate = order.shipDate ?? null;
     const expiredBefore = new Date(occurredAt.getTime() - IDEMPOTENCY_RETENTION_MS);
-    const [row] = await (tx ? managerOf(tx) : this.rows.manager).query<PlaceFromStockRow[]>(
-      withTraceComment(PLACE_FROM_STOCK),
-      [
-        toInt8(order.petId),
-        order.quantity,
-        shipDate,
-        toInt8(ownerKeyId),
-        occurredAt,
-        idempotency?.key ?? null,
-        idempotency?.requestHash ?? null,
-        idempotency ? expiredBefore : null,
-      ],
-    );
+    const [row] = await (tx ? managerOf(tx) : this.rows.manager).query<PlaceFromStockRow[]>(PLACE_FROM_STOCK, [
+      toInt8(order.petId),
+      order.quantity,
+      shipDate,
+      toInt8(ownerKeyId),
+      occurredAt,
+      idempotency?.key ?? null,
+      idempotency?.requestHash ?? null,
+      idempotency ? expiredBefore : null,
+    ]);
     if (row.replay_hash !== null) {
       if (!row.replay_outcome) throw new Error('idempotency record without outcome after its request ended');
       return { kind: 'replay', record: { requestHash: row.replay_hash, outcome: fromStored(row.replay_outcome) } };

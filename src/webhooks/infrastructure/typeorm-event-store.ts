@@ -7,7 +7,6 @@ import type { Transaction } from '../../shared/unit-of-work/unit-of-work.js';
 import type { EventStore } from '../domain/ports.js';
 import type { NewStoreEvent, StoreEvent, StoreEventData, StoreEventType } from '../domain/store-event.js';
 import type { EventViewer } from '../domain/visibility.js';
-import { withTraceComment } from '../../tracing/spans.js';
 
 /**
  * Serialises the outbox appends of concurrent transactions from their insert to
@@ -21,8 +20,7 @@ const OUTBOX_LOCK = [0x70657473, 0x6f757462] as const; // "pets", "outb"
 /**
  * One statement per transaction, whatever its number of events ($1: their JSON
  * array), the transaction's last before its COMMIT (the outbox subscriber runs
- * once the use case is done): the advisory lock is held for one round trip. Sent
- * with the trace's comment (`withTraceComment`), from which `trace_parent` takes its default.
+ * once the use case is done): the advisory lock is held for one round trip.
  */
 const APPEND = `INSERT INTO events (type, occurred_at, owner_key_id, data)
   SELECT e->>'type', (e->>'occurredAt')::timestamptz, (e->>'ownerKeyId')::bigint, e->'data'
@@ -51,7 +49,7 @@ export class TypeOrmEventStore implements EventStore {
   constructor(@InjectEntityManager() private readonly db: EntityManager) {}
 
   async append(events: readonly NewStoreEvent[], tx: Transaction): Promise<void> {
-    if (events.length > 0) await managerOf(tx).query(withTraceComment(APPEND), [JSON.stringify(events)]);
+    if (events.length > 0) await managerOf(tx).query(APPEND, [JSON.stringify(events)]);
   }
 
   async page(

@@ -4,10 +4,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The trace context of the change that made an event (a W3C `traceparent`), for its
  * deliveries to link to and pass on (docs/operations.md, Tracing). Filled by the
  * column's default, whichever statement writes the row (the outbox's own insert, or
- * a use case's statement that publishes its events, such as `orders_place`): inside a
- * sampled trace, those statements end with the SQL comment `/*traceparent='00-…'*\/`
- * (`withTraceComment`, src/tracing/spans.ts), which `current_query()` (the statement
- * the client sent, also inside a function) holds. NULL otherwise.
+ * a use case's statement that publishes its events, such as `orders_place`): with
+ * tracing on, every statement the service sends inside a trace ends with the
+ * instrumentation's SQL comment `/*traceparent='00-…'*\/`, which `current_query()`
+ * (the statement the client sent, also inside a function) holds. NULL otherwise.
  */
 export class EventTraceContext1795878770314 implements MigrationInterface {
   name = 'EventTraceContext1795878770314';
