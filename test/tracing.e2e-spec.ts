@@ -171,7 +171,7 @@ describe('tracing (e2e, the built service with OpenTelemetry)', () => {
       expect(since.every((span) => span.traceId === later.traceId)).toBe(true);
     });
 
-    it('links an order’s webhook delivery to the order’s trace and sends the receiver a traceparent', async () => {
+    it('links a webhook delivery to the trace of the change that made it (a category, an order) and sends the receiver a traceparent', async () => {
       const hook = await call('POST', '/webhooks', {
         url: `${hooks.url}/orders`,
         events: ['order.placed', 'category.created'],

@@ -1,6 +1,6 @@
 // The Node flags `npm start` runs a build with, for the tests and the bench that start
 // the built service themselves: the words between `node` and the entry in its
-// package.json's start script (`node --max-semi-space-size=16 --heap-growing-percent=50 --no-allocation-site-pretenuring dist/petstore.cjs`), so
+// package.json's start script (`node <flags> dist/petstore.cjs`: the flags live there only), so
 // each build, the baseline of a benchmark included, runs as its own `npm start` does.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
